@@ -1,0 +1,61 @@
+# The two commands of the README: `make run` and `make test`. Everything else builds on them.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+PY := $(VENV)/bin/python
+PIP := $(VENV)/bin/pip
+MANAGE := $(PY) manage.py
+HOST ?= 127.0.0.1:8000
+
+.PHONY: run test venv dev-venv syslibs lint pytest migrate seed serve worker beat messages clean
+
+$(VENV)/.installed: requirements.txt
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install --quiet --upgrade pip
+	$(PIP) install --quiet -r requirements.txt
+	touch $@
+
+$(VENV)/.dev-installed: $(VENV)/.installed requirements-dev.txt
+	$(PIP) install --quiet -r requirements-dev.txt
+	touch $@
+
+venv: $(VENV)/.installed
+dev-venv: $(VENV)/.dev-installed
+
+# Django's system checks include WeasyPrint's libraries (Pango, HarfBuzz) and a font (core/checks.py).
+syslibs: venv
+	@$(MANAGE) check --fail-level ERROR >/dev/null || { echo "System libraries missing: see README, 'System libraries'."; $(MANAGE) check; exit 1; }
+
+messages: venv
+	@command -v msgfmt >/dev/null || { echo "gettext's msgfmt is missing: apt-get install gettext (English pages need it)"; exit 1; }
+	$(MANAGE) compilemessages --ignore=.venv -v0
+
+migrate: venv
+	$(MANAGE) migrate --noinput -v0
+
+seed: migrate
+	$(MANAGE) seed_demo
+
+serve:
+	@echo "Serving at http://$(HOST)/ (Ctrl-C stops)"
+	$(MANAGE) runserver $(HOST)
+
+## make run: install, migrate, load the demo data and serve on SQLite with in-process tasks.
+run: syslibs messages seed serve
+
+## make test: install with the test tools, lint, and run the whole suite (DATABASE_URL picks PostgreSQL).
+test: dev-venv syslibs messages lint pytest
+
+lint: dev-venv
+	$(VENV)/bin/ruff check .
+
+pytest: dev-venv
+	DJANGO_SETTINGS_MODULE=config.settings.test $(VENV)/bin/pytest $(PYTEST_ARGS)
+
+worker: venv
+	$(VENV)/bin/celery -A config worker --loglevel=INFO --concurrency=$${CELERY_CONCURRENCY:-2}
+
+beat: venv
+	$(VENV)/bin/celery -A config beat --loglevel=INFO --schedule=/tmp/cargos-celerybeat-schedule
+
+clean:
+	rm -rf $(VENV) db.sqlite3 media staticfiles

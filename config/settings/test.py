@@ -1,0 +1,17 @@
+"""Tests: fast hashing, in-memory e-mail, media in a temporary folder."""
+import tempfile
+
+from .base import *  # noqa: F401,F403
+from .base import env
+
+SECRET_KEY = env("DJANGO_SECRET_KEY", default="test-only-key")
+DEBUG = False
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+MEDIA_ROOT = tempfile.mkdtemp(prefix="cargos-test-media-")
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+# Tests decide per test whether a real worker is used; by default run tasks in-process.
+CELERY_TASK_ALWAYS_EAGER = True

@@ -1,0 +1,29 @@
+from django.conf import settings
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from assessments.api.compute import ComputeView
+from core.views import HomeView
+
+api_v1 = [
+    path("", include("districts.api.urls")),
+    path("compute/<str:calculation>/", ComputeView.as_view(), name="compute"),
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+]
+
+urlpatterns = [
+    path("", HomeView.as_view(), name="home"),
+    path("cuentas/", include("django.contrib.auth.urls")),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("admin/", admin.site.urls),
+    path("registro/", include("districts.urls")),
+    path("portal/", include("assessments.portal.urls")),
+    path("api/v1/", include((api_v1, "api"))),
+]
+
+if settings.DEBUG:
+    from django.conf.urls.static import static
+
+    urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)

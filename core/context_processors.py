@@ -1,0 +1,29 @@
+"""Navigation shown on every staff page, by role."""
+from django.urls import NoReverseMatch, reverse
+from django.utils.translation import gettext_lazy as _
+
+from core import roles
+
+STAFF_NAV = [
+    ("home", _("Inicio"), "home"),
+    ("parcels", _("Parcelas"), "districts:parcel_list"),
+    ("parties", _("Personas y entidades"), "districts:party_list"),
+    ("districts", _("Distritos"), "districts:district_list"),
+    ("offices", _("Oficinas"), "districts:office_list"),
+    ("import", _("Importar / exportar"), "districts:import"),
+    ("whatif", _("Simulación de padrones"), "assessments:whatif"),
+]
+
+
+def navigation(request):
+    user = getattr(request, "user", None)
+    if not roles.is_staff_member(user):
+        return {"is_staff_member": False}
+    items = []
+    for key, label, url_name in STAFF_NAV:
+        try:
+            items.append({"key": key, "label": label, "url": reverse(url_name)})
+        except NoReverseMatch:  # a page whose app is not installed here
+            continue
+    return {"is_staff_member": True, "nav_items": items, "can_write": roles.can_write(user),
+            "is_admin": roles.has_role(user, roles.ADMINISTRATOR)}

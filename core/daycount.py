@@ -1,0 +1,49 @@
+"""Calendar-day counting for statutory terms (SPEC conventions "Days"; DEADLINES).
+
+Pure functions: holidays are data, passed in as a set of dates (see core.holidays_pr for
+Puerto Rico's legal holidays). A term for the administration or a party to act that ends on a
+Saturday, Sunday or holiday moves to the next business day; a term counted backwards (FRA-7's
+"at least 90 days before") moves to the previous one, so acting on the moved day is still in time.
+"""
+from __future__ import annotations
+
+import calendar
+from collections.abc import Set
+from datetime import date, timedelta
+
+SATURDAY = 5
+
+
+def add_days(day: date, days: int) -> date:
+    """`day` plus (or minus) a number of calendar days."""
+    return day + timedelta(days=days)
+
+
+def add_months(day: date, months: int) -> date:
+    """`day` plus (or minus) calendar months, clamped to the month's last day.
+
+    Aug 31 + 6 months = Feb 28 (or 29); Feb 29 + 12 months = Feb 28 (SPEC LAJ-7, DEADLINES).
+    """
+    index = day.year * 12 + (day.month - 1) + months
+    year, month = divmod(index, 12)
+    month += 1
+    return date(year, month, min(day.day, calendar.monthrange(year, month)[1]))
+
+
+def is_business_day(day: date, holidays: Set[date]) -> bool:
+    """Monday to Friday and not a holiday."""
+    return day.weekday() < SATURDAY and day not in holidays
+
+
+def business_day_on_or_after(day: date, holidays: Set[date]) -> date:
+    """`day` itself when it is a business day, else the next business day (terms moved forward)."""
+    while not is_business_day(day, holidays):
+        day += timedelta(days=1)
+    return day
+
+
+def business_day_on_or_before(day: date, holidays: Set[date]) -> date:
+    """`day` itself when it is a business day, else the previous business day (terms counted backwards)."""
+    while not is_business_day(day, holidays):
+        day -= timedelta(days=1)
+    return day

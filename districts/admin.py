@@ -1,0 +1,84 @@
+from django.contrib import admin
+from simple_history.admin import SimpleHistoryAdmin
+
+from districts.models import District, Membership, Municipality, Office, Ownership, Parcel, Party, WaterDelivery
+
+
+@admin.register(Municipality)
+class MunicipalityAdmin(admin.ModelAdmin):
+    search_fields = ["name", "code"]
+    list_display = ["name", "code"]
+
+
+@admin.register(Party)
+class PartyAdmin(SimpleHistoryAdmin):
+    list_display = ["display_name", "kind", "email", "phone", "address_municipality"]
+    list_filter = ["kind", "address_municipality"]
+    search_fields = ["given_names", "first_surname", "second_surname", "organization_name", "email", "search_text"]
+    list_select_related = ["address_municipality"]
+    autocomplete_fields = ["representative", "address_municipality", "user"]
+
+
+@admin.register(Office)
+class OfficeAdmin(SimpleHistoryAdmin):
+    list_display = ["name", "kind", "phone", "issues", "collects"]
+    list_filter = ["kind", "issues", "collects"]
+    search_fields = ["name"]
+
+
+class OwnershipInline(admin.TabularInline):
+    model = Ownership
+    extra = 0
+    autocomplete_fields = ["party"]
+
+
+class MembershipInline(admin.TabularInline):
+    model = Membership
+    extra = 0
+    autocomplete_fields = ["district"]
+
+
+@admin.register(Parcel)
+class ParcelAdmin(SimpleHistoryAdmin):
+    list_display = ["cadastre", "municipality", "area_value", "area_unit", "use_class", "assessed_value"]
+    list_filter = ["use_class", "area_unit", "is_public_land", "municipality"]
+    search_fields = ["cadastre", "search_text", "location"]
+    list_select_related = ["municipality"]
+    autocomplete_fields = ["municipality"]
+    inlines = [OwnershipInline, MembershipInline]
+
+
+@admin.register(Ownership)
+class OwnershipAdmin(SimpleHistoryAdmin):
+    list_display = ["parcel", "party", "share_pct", "start_date", "end_date"]
+    list_filter = ["end_date"]
+    search_fields = ["parcel__cadastre", "party__search_text"]
+    list_select_related = ["parcel", "party"]
+    autocomplete_fields = ["parcel", "party"]
+
+
+@admin.register(District)
+class DistrictAdmin(SimpleHistoryAdmin):
+    list_display = ["code", "name", "kind", "office", "completion_certified_on"]
+    list_filter = ["kind"]
+    search_fields = ["code", "name"]
+    list_select_related = ["office"]
+    filter_horizontal = ["municipalities"]
+
+
+@admin.register(Membership)
+class MembershipAdmin(SimpleHistoryAdmin):
+    list_display = ["parcel", "district", "status", "included_on", "free_period_end", "gravity_acres", "pumped_acres"]
+    list_filter = ["district", "status"]
+    search_fields = ["parcel__cadastre"]
+    list_select_related = ["parcel", "district"]
+    autocomplete_fields = ["parcel", "district"]
+
+
+@admin.register(WaterDelivery)
+class WaterDeliveryAdmin(SimpleHistoryAdmin):
+    list_display = ["parcel", "fiscal_year", "semester", "af_per_acre", "offered_only"]
+    list_filter = ["fiscal_year", "semester"]
+    search_fields = ["parcel__cadastre"]
+    list_select_related = ["parcel"]
+    autocomplete_fields = ["parcel"]

@@ -1,0 +1,63 @@
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from districts.models import District, Membership, Office, Ownership, Parcel, Party, WaterDelivery
+
+DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+
+
+class PartyForm(forms.ModelForm):
+    class Meta:
+        model = Party
+        fields = ["kind", "given_names", "first_surname", "second_surname", "organization_name", "representative",
+                  "representative_title", "email", "phone", "address_urbanization", "address_barrio",
+                  "address_sector", "address_street", "address_number", "address_po_box",
+                  "address_municipality", "address_zip"]
+
+
+class OfficeForm(forms.ModelForm):
+    class Meta:
+        model = Office
+        fields = ["name", "kind", "phone", "email", "letterhead", "issues", "collects", "address_urbanization",
+                  "address_street", "address_number", "address_po_box", "address_municipality", "address_zip"]
+
+
+class ParcelForm(forms.ModelForm):
+    class Meta:
+        model = Parcel
+        fields = ["cadastre", "municipality", "barrio", "location", "area_value", "area_unit", "assessed_value",
+                  "use_class", "frontage_m", "is_public_land"]
+
+
+class OwnershipForm(forms.ModelForm):
+    class Meta:
+        model = Ownership
+        fields = ["parcel", "party", "share_pct", "start_date", "end_date", "deed"]
+        widgets = {"start_date": DATE, "end_date": DATE}
+
+
+class DistrictForm(forms.ModelForm):
+    class Meta:
+        model = District
+        fields = ["kind", "code", "name", "municipalities", "region", "office", "collecting_office",
+                  "completion_certified_on"]
+        widgets = {"completion_certified_on": DATE}
+
+
+class MembershipForm(forms.ModelForm):
+    class Meta:
+        model = Membership
+        fields = ["district", "parcel", "included_on", "status", "excluded_on", "gravity_acres", "pumped_acres",
+                  "first_water_on", "free_period_end", "twelve_months_on", "credit_pct"]
+        widgets = {f: DATE for f in ["included_on", "excluded_on", "first_water_on", "free_period_end",
+                                     "twelve_months_on"]}
+
+
+class WaterDeliveryForm(forms.ModelForm):
+    class Meta:
+        model = WaterDelivery
+        fields = ["parcel", "fiscal_year", "semester", "af_per_acre", "offered_only"]
+
+
+class SearchForm(forms.Form):
+    q = forms.CharField(label=_("Buscar"), required=False)
