@@ -87,6 +87,8 @@ class Party(PostalAddress, TimeStampedModel):
         ORGANIZATION = "ORGANIZATION", _("Organización")
 
     kind = models.CharField(_("tipo"), max_length=12, choices=Kind.choices, default=Kind.PERSON)
+    ref = models.CharField(_("referencia"), max_length=30, unique=True, null=True, blank=True,
+                           help_text=_("Código estable que identifica a la persona o entidad al importar y exportar."))
     given_names = models.CharField(_("nombres"), max_length=100, blank=True)
     first_surname = models.CharField(_("primer apellido"), max_length=60, blank=True)
     second_surname = models.CharField(_("segundo apellido"), max_length=60, blank=True)

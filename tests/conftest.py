@@ -85,3 +85,11 @@ def page(browser):
     pg.set_default_timeout(15000)
     yield pg
     context.close()
+
+
+def sign_in(page, base_url: str, username: str, password: str = "pw-Test-12345") -> None:
+    """Sign in through the login form as a person would."""
+    page.goto(f"{base_url}/cuentas/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    page.click("form.login-form button[type=submit]")

@@ -27,7 +27,8 @@ EXEMPTIONS = {
     "AGROINDUSTRIAL": "sec. 8.13 d: usos agroindustriales",
     "PREPA": "sec. 8.13 d: Autoridad de Energía Eléctrica",
     "AAA": "sec. 8.13 d: Autoridad de Acueductos y Alcantarillados",
-    "ACQUIRED_RIGHT": "sec. 8.13 d: derechos de propiedad sobre caudales adquiridos al amparo de la legislación anterior",
+    "ACQUIRED_RIGHT": "sec. 8.13 d: derechos de propiedad sobre caudales adquiridos al amparo de la legislación "
+                      "anterior",
     "RAINWATER": "sec. 8.13 d: agua de lluvia (secs. 2.3 y 8.2)",
     "RECYCLED": "sec. 8.13 d: reciclaje de aguas aprovechadas (secs. 2.3 y 8.2)",
     "ARTICLE_12": "sec. 8.13: franquicias exentas por el Artículo 12 de la Ley de Aguas",
@@ -100,7 +101,7 @@ def annual_tariff(tariff: Tariff, authorized_gallons: Decimal) -> Decimal:
 
 
 def monthly_bill(tariff: Tariff, gallons_extracted: Decimal) -> Decimal:
-    """FRA-3 (sec. 8.14 b): a month's metered bill, gallons extracted × rate, rounded half-up."""
+    """FRA-3 (sec. 8.14 b): a month's metered bill, gallons extracted times the rate, rounded half-up."""
     if not tariff.metered:
         raise ValueError(f"{tariff.code} is not a metered tariff")
     return round_half_up(gallons_extracted * tariff.per_gallon)

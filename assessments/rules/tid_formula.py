@@ -137,7 +137,7 @@ class Node:
     pos: int
     type: str
 
-    def eval(self, env: Env) -> Value:  # pragma: no cover - every node overrides it
+    def evaluate(self, env: Env) -> Value:  # pragma: no cover - every node overrides it
         raise NotImplementedError
 
 
@@ -145,7 +145,7 @@ class Node:
 class Literal(Node):
     value: Value
 
-    def eval(self, env: Env) -> Value:
+    def evaluate(self, env: Env) -> Value:
         return self.value
 
 
@@ -153,7 +153,7 @@ class Literal(Node):
 class Variable(Node):
     name: str
 
-    def eval(self, env: Env) -> Value:
+    def evaluate(self, env: Env) -> Value:
         value = env.get(self.name)
         if value is None:
             raise FormulaError(self.pos, "missing value", detail=self.name)
@@ -164,8 +164,8 @@ class Variable(Node):
 class Negate(Node):
     operand: Node
 
-    def eval(self, env: Env) -> Value:
-        return -self.operand.eval(env)
+    def evaluate(self, env: Env) -> Value:
+        return -self.operand.evaluate(env)
 
 
 @dataclass(frozen=True)
@@ -174,8 +174,8 @@ class Arithmetic(Node):
     left: Node
     right: Node
 
-    def eval(self, env: Env) -> Value:
-        a, b = self.left.eval(env), self.right.eval(env)
+    def evaluate(self, env: Env) -> Value:
+        a, b = self.left.evaluate(env), self.right.evaluate(env)
         if self.op == "+":
             return a + b
         if self.op == "-":
@@ -193,8 +193,8 @@ class Compare(Node):
     left: Node
     right: Node
 
-    def eval(self, env: Env) -> Value:
-        a, b = self.left.eval(env), self.right.eval(env)
+    def evaluate(self, env: Env) -> Value:
+        a, b = self.left.evaluate(env), self.right.evaluate(env)
         result = {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[self.op]
         return TRUE if result else FALSE
 
@@ -205,21 +205,21 @@ class Logical(Node):
     left: Node
     right: Node
 
-    def eval(self, env: Env) -> Value:
-        first = self.left.eval(env) != 0
+    def evaluate(self, env: Env) -> Value:
+        first = self.left.evaluate(env) != 0
         if self.op == "and" and not first:
             return FALSE
         if self.op == "or" and first:
             return TRUE
-        return TRUE if self.right.eval(env) != 0 else FALSE
+        return TRUE if self.right.evaluate(env) != 0 else FALSE
 
 
 @dataclass(frozen=True)
 class Not(Node):
     operand: Node
 
-    def eval(self, env: Env) -> Value:
-        return FALSE if self.operand.eval(env) != 0 else TRUE
+    def evaluate(self, env: Env) -> Value:
+        return FALSE if self.operand.evaluate(env) != 0 else TRUE
 
 
 @dataclass(frozen=True)
@@ -227,8 +227,8 @@ class MinMax(Node):
     func: str
     args: tuple[Node, ...]
 
-    def eval(self, env: Env) -> Value:
-        values = [arg.eval(env) for arg in self.args]
+    def evaluate(self, env: Env) -> Value:
+        values = [arg.evaluate(env) for arg in self.args]
         return min(values) if self.func == "min" else max(values)
 
 
@@ -238,8 +238,8 @@ class If(Node):
     then: Node
     other: Node
 
-    def eval(self, env: Env) -> Value:
-        return self.then.eval(env) if self.cond.eval(env) != 0 else self.other.eval(env)
+    def evaluate(self, env: Env) -> Value:
+        return self.then.evaluate(env) if self.cond.evaluate(env) != 0 else self.other.evaluate(env)
 
 
 @dataclass(frozen=True)
@@ -426,7 +426,7 @@ def evaluate(formula: Formula, env: Env) -> Decimal:
     """The formula's exact value (not rounded) for one set of attributes."""
     with localcontext() as ctx:
         ctx.prec = PRECISION
-        return formula.root.eval(env)
+        return formula.root.evaluate(env)
 
 
 # --- TID-2 charges ------------------------------------------------------------------------

@@ -118,7 +118,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "SERVE_PERMISSIONS": ["core.permissions.IsStaffReader"],
 }
+WHITENOISE_USE_FINDERS = DEBUG
 
 # Celery: eager (in-process) when no broker is configured, so `make run` needs no Redis.
 REDIS_URL = env("REDIS_URL", default="")
