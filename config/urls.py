@@ -20,6 +20,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("registro/", include("districts.urls")),
     path("portal/", include("assessments.portal.urls")),
+    path("simulacion/", include("assessments.whatif.urls")),
     path("api/v1/", include((api_v1, "api"))),
 ]
 

@@ -11,7 +11,7 @@ STAFF_NAV = [
     ("districts", _("Distritos"), "districts:district_list"),
     ("offices", _("Oficinas"), "districts:office_list"),
     ("import", _("Importar / exportar"), "districts:import"),
-    ("whatif", _("Simulación de padrones"), "assessments:whatif"),
+    ("whatif", _("Simulación de padrones"), "whatif:page"),
 ]
 
 

@@ -15,7 +15,7 @@ def to_decimal(value: object) -> Decimal:
     """Build a Decimal from a str/int/Decimal; refuse floats, which would carry binary error."""
     if isinstance(value, Decimal):
         return value
-    if isinstance(value, bool) or isinstance(value, float):
+    if isinstance(value, (bool, float)):
         raise TypeError(f"refusing {type(value).__name__} for money: {value!r}")
     try:
         return Decimal(str(value).strip())
@@ -130,48 +130,71 @@ class CentApportionment:
         return divmod(self.total_cents * weight, self.weight_sum)
 
 
-def plan_apportionment(total_cents: int, weights: Iterable[tuple[Hashable, int]]) -> CentApportionment:
-    """One pass over (key, integer weight ≥ 0) pairs → a `CentApportionment` (largest remainder).
+def plan_apportionment(total_cents: int, weights: Iterable[tuple[Hashable, object]],
+                       scale: int | None = None) -> CentApportionment:
+    """One pass over (key, weight ≥ 0) pairs → a `CentApportionment` (largest remainder on cents).
 
-    Keys must be mutually comparable (all str or all int) for the tie-break on the lower key.
-    Transient memory: one machine word per part plus a reference to each key, released on
-    return; the result keeps none of it.
+    Weights are integers, or Decimals turned into integers × `scale` when `scale` is given (a
+    weight with more decimals than the scale allows is refused, never truncated). Keys must be
+    mutually comparable (all str or all int) for the tie-break on the lower key. Transient
+    memory: one machine word per part plus a reference to each key, released on return.
     """
     from array import array
     from collections import Counter
 
     units = array("q")
     keys: list = []
-    weight_sum = 0
+    add_unit, add_key = units.append, keys.append
     for key, weight in weights:
+        if scale is not None:
+            scaled = weight * scale
+            weight = int(scaled)
+            if weight != scaled:
+                raise ValueError(f"weight of {key!r} has more decimals than 1/{scale}")
         if weight < 0:
             raise ValueError(f"negative weight for {key!r}")
-        units.append(weight)
-        keys.append(key)
-        weight_sum += weight
+        add_unit(weight)
+        add_key(key)
     count = len(units)
+    weight_sum = sum(units)
     if weight_sum == 0:
         if total_cents:
             raise ValueError("cannot apportion a non-zero total over zero weight")
         return CentApportionment(total_cents, 0, count, 0, None)
     if total_cents < 0:
         raise ValueError("cannot apportion a negative total")
-    # Parts with equal weight have equal remainders: rank the distinct weights, not the parts.
-    groups = Counter(units)
-    floors = sum((total_cents * w // weight_sum) * n for w, n in groups.items())
+    # Parts of equal weight have equal remainders: rank the distinct weights, not the parts.
+    groups = list(Counter(units).items())
+    # Rather than sorting every group by remainder, count parts per remainder bucket (a coarse
+    # slice of [0, 1)), find the bucket where the extra cents run out, and sort only that one.
+    buckets = min(1 << 16, len(groups))
+    per_bucket = [0] * buckets
+    bucket_of = array("l")
+    floors = 0
+    for weight, n in groups:
+        q, r = divmod(total_cents * weight, weight_sum)
+        floors += q * n
+        b = r * buckets // weight_sum
+        per_bucket[b] += n
+        bucket_of.append(b)
     left = total_cents - floors
     if left == 0:
         return CentApportionment(total_cents, weight_sum, count, 0, None)
-    ranked = sorted(groups.items(), key=lambda wn: (-(total_cents * wn[0] % weight_sum), -wn[0]))
     before = 0
-    for weight, n in ranked:
+    for b in range(buckets - 1, -1, -1):
+        if before + per_bucket[b] >= left:
+            break
+        before += per_bucket[b]
+    boundary = [groups[i] for i, bi in enumerate(bucket_of) if bi == b]
+    boundary.sort(key=lambda wn: (-(total_cents * wn[0] % weight_sum), -wn[0]))
+    for weight, n in boundary:  # noqa: B007 - the group where the loop stops is the threshold
         if before + n >= left:
             break
         before += n
     taken = left - before  # how many of this weight group get the extra cent, lowest keys first
     key_limit = None
     if taken < n:
-        group_keys = sorted(k for k, w in zip(keys, units) if w == weight)
+        group_keys = sorted(k for k, w in zip(keys, units, strict=True) if w == weight)
         key_limit = group_keys[taken - 1]
     remainder = total_cents * weight % weight_sum
     return CentApportionment(total_cents, weight_sum, count, left, (remainder, weight, key_limit))

@@ -25,7 +25,7 @@ from decimal import Decimal
 
 from assessments.rules.parameters import ParameterSource, ParameterVersion
 from core.fiscal import add_months, fiscal_year_of, fiscal_year_start, month_index, period_label, semester_of
-from core.money import CentApportionment, format_cents, plan_apportionment, round_half_up, round_half_up_div
+from core.money import CentApportionment, format_cents, plan_apportionment, round_half_up
 
 FREE, STUB, ANNUAL = "free", "stub", "annual"
 SHARE, SCHEDULE = "share", "schedule"
@@ -44,7 +44,8 @@ CITATIONS = {
     "IRR-1": "Statute 000 ¶2: debt service + O&M certified by DTOP ± deficit/surplus − hydro and other income, "
              "plus 'cinco (5) por ciento del total como margen de seguridad'.",
     "IRR-2": "Statute 000 ¶2: hydroelectric income deducted 'hasta el tiempo en que la deuda total representada por "
-             "bonos … se hubiere pagado'; DTOP may first retain 'una suma que no exceda del veinticinco por ciento (25%)'.",
+             "bonos … se hubiere pagado'; DTOP may first retain 'una suma que no exceda del veinticinco por ciento "
+             "(25%)'.",
     "IRR-3": "Statute 000 ¶2: bond amounts that cannot be paid from a year's assessment 'no se considerará como un "
              "déficit en ningún año subsiguiente'.",
     "IRR-4": "Statute 000 ¶3: 'Ningún predio … pagará cuota alguna hasta que hubiere recibido o se le hubiere ofrecido "
@@ -332,18 +333,10 @@ def irrigation_plan(figures: IrrigationFigures, weights: Iterable[tuple[Hashable
     assessment = assess(figures, rules)
     total_cents = int(assessment.total * 100)
 
-    def units():
-        for pid, acres in weights:
-            if acres < 0:
-                raise IrrigationInputError("acres", f"negative area for parcel {pid!r}")
-            yield pid, acre_units(acres)
-
     try:
-        apportionment = plan_apportionment(total_cents, units())
+        apportionment = plan_apportionment(total_cents, weights, scale=ACRE_SCALE)
     except ValueError as exc:
-        if isinstance(exc, IrrigationInputError):
-            raise
-        raise IrrigationInputError("parcels", str(exc)) from None
+        raise IrrigationInputError("parcels", f"acres: {exc}") from None
     return IrrigationPlan(figures, rules, assessment, apportionment)
 
 
@@ -355,8 +348,9 @@ def irrigation_plan(figures: IrrigationFigures, weights: Iterable[tuple[Hashable
 class ChargeLine:
     """One semester of a parcel's roll entry (IRR-4 free, IRR-6 stub/annual, IRR-8 exempt).
 
-    `amount_cents` is the integer truth; `amount` the Decimal view. `explain()` builds the
-    breakdown (rule, citation, inputs, intermediates) only when asked.
+    `amount_cents` is the integer truth and `amount` its Decimal view. The last fields keep what
+    `explain()` needs to build the breakdown (rule, citation, inputs, intermediates) on demand:
+    no dict is built per line unless asked, and the line holds no reference back to its charge.
     """
 
     period: str
@@ -367,8 +361,12 @@ class ChargeLine:
     amount_cents: int
     exempt_reason: str | None
     rule: str
-    # For explain(): (parcel charge, exact numerator over DENOMINATOR, rate units, stub days, water branch)
-    _why: tuple = field(default=(), repr=False, compare=False)
+    exact: int = 0                    # exact amount (0 for free lines), a numerator over DENOMINATOR
+    rate_units: int = 0               # schedule rate applied, in ten-thousandths of a dollar per acre-year
+    days: int = 0                     # stub days
+    water_branch: str | None = None   # IRR-8 test applied: "a", "b", or None (not applied)
+    parcel: IrrigationParcel | None = field(default=None, repr=False, compare=False)
+    plan: IrrigationPlan | None = field(default=None, repr=False, compare=False)
 
     @property
     def amount(self) -> Decimal:
@@ -390,7 +388,7 @@ class ParcelCharge:
     acre_units: int
     share_cents: int
     total_cents: int
-    lines: list[ChargeLine]
+    lines: tuple[ChargeLine, ...]
     parcel: IrrigationParcel = field(repr=False, compare=False)
     plan: IrrigationPlan = field(repr=False, compare=False)
 
@@ -480,13 +478,15 @@ def charges(plan: IrrigationPlan, parcels: Iterable[IrrigationParcel],
     `parcels` must be the parcels pass 1 weighed (same ids and acres); when the stream ends
     the shares are checked to add up to the total, to the cent.
     """
+    make = _charge_maker(plan)
     shares = count = 0
+    add = tally.add if tally is not None else None
     for parcel in parcels:
-        charge = parcel_charge(plan, parcel)
+        charge = make(parcel)
         shares += charge.share_cents
         count += 1
-        if tally is not None:
-            tally.add(charge)
+        if add is not None:
+            add(charge)
         yield charge
     expected = plan.apportionment.total_cents if plan.apportionment.weight_sum else 0
     if count == plan.parcel_count and shares != expected:
@@ -495,74 +495,111 @@ def charges(plan: IrrigationPlan, parcels: Iterable[IrrigationParcel],
 
 
 def parcel_charge(plan: IrrigationPlan, parcel: IrrigationParcel) -> ParcelCharge:
-    """One parcel's roll entry. Hot loop: integers only (see module docstring)."""
-    a = acre_units(parcel.acres)
-    pid = parcel.id
-    share = plan.apportionment.cents(pid, a)
-    charge = ParcelCharge(pid, a, share, 0, [], parcel, plan)
-    lines = charge.lines
-    end = parcel.free_period_end
-    if end is None:
-        # IRR-4: unknown free-period end = not yet liable.
-        for sem in plan.semesters:
-            lines.append(ChargeLine(sem.label, FREE, None, None, sem.start, 0, FREE_PERIOD, "IRR-4", (charge,)))
-        return charge
+    """One parcel's roll entry (IRR-4, IRR-5, IRR-6, IRR-8, IRR-9)."""
+    return _charge_maker(plan)(parcel)
 
-    # IRR-6: year 1 starts at the first semester start on or after E.
-    if end.day == 1 and (end.month == 7 or end.month == 1):
-        year1 = end.year * 12 + end.month - 1
-    else:
-        year1 = end.year * 12 + 6 if end.month < 7 else (end.year + 1) * 12
-    first_water = parcel.first_water_on or add_months(end, -12)
-    water_after_year = add_months(first_water, 12)
+
+def _charge_maker(plan: IrrigationPlan):
+    """The per-parcel rule kernel, with the plan's constants bound once (this runs a million times).
+
+    Integers only: acres in ten-thousandths, shares in cents, exact amounts as numerators over
+    DENOMINATOR; no Decimal arithmetic and no attribute lookups on the plan inside the loop.
+    """
+    appor = plan.apportionment
+    total_cents, weight_sum, threshold = appor.total_cents, appor.weight_sum, appor._threshold
+    semesters = plan.semesters
+    rate_table = plan._rate_units
+    last_year = len(rate_table) - 1
+    stub_rate = plan._stub_rate_units
     completion = plan.figures.completion_certified_on
-    share_bound = share * BOUND_SCALE
-    cumulative = billed = 0
-    for sem in plan.semesters:
-        if end >= sem.next_start:
-            lines.append(ChargeLine(sem.label, FREE, None, None, sem.start, 0, FREE_PERIOD, "IRR-4", (charge,)))
-            continue
-        if end > sem.start:
-            # Stub: from E to the next semester start, at the stub rate, actual days over 365;
-            # due the first day of the month after the twelve months ended (month after E − 1 day).
-            kind, year, days = STUB, None, (sem.next_start - end).days
-            rate = plan._stub_rate_units
-            due = end if end.day == 1 else (date(end.year + 1, 1, 1) if end.month == 12
-                                             else date(end.year, end.month + 1, 1))
-            bound = rate * a
-            exact = (share_bound if share_bound <= bound else bound) * days * 2
+    minimum = plan.rules.water_minimum
+    water_cache = plan._water_labels
+    water_labels = plan.water_labels
+
+    def make(parcel: IrrigationParcel) -> ParcelCharge:
+        pid = parcel.id
+        acres = parcel.acres
+        a = int(acres * ACRE_SCALE)
+        if a != acres * ACRE_SCALE or a < 0:
+            raise IrrigationInputError("acres", f"an area ≥ 0 with at most 4 decimals: {acres}")
+        # IRR-5: floor of the exact share, plus the extra cent when within the largest-remainder threshold.
+        if weight_sum:
+            share, r = divmod(total_cents * a, weight_sum)
+            if threshold is not None and (r > threshold[0] or (r == threshold[0] and (
+                    a > threshold[1] or (a == threshold[1] and (threshold[2] is None or pid <= threshold[2]))))):
+                share += 1
         else:
-            kind, days, due = ANNUAL, 0, sem.start
-            year = (sem.start_month - year1) // 12 + 1
-            rate = plan.rate_units(year)
-            bound = rate * a
-            exact = (share_bound if share_bound <= bound else bound) * 365
-        basis = SCHEDULE if bound < share_bound else SHARE
-        branch = None
-        if completion is None or completion > due:
-            # IRR-8: water-delivery exemption, until DTOP certifies the system complete.
-            labels_a, labels_b = plan.water_labels(due)
-            branch, labels = ("a", labels_a) if water_after_year < due else ("b", labels_b)
-            water = parcel.water_af_per_acre
-            minimum = plan.rules.water_minimum
-            for label in labels:
-                got = water.get(label)
-                if got is None or got < minimum:
-                    break
-            else:
-                labels = None
-            if labels is not None:
-                lines.append(ChargeLine(sem.label, kind, year, basis, due, 0, WATER_BELOW_MINIMUM, "IRR-8",
-                                        (charge, exact, rate, days, branch)))
+            share = 0
+        end = parcel.free_period_end
+        if end is None:
+            # IRR-4: unknown free-period end = not yet liable.
+            return ParcelCharge(pid, a, share, 0, tuple(
+                ChargeLine(sem.label, FREE, None, None, sem.start, 0, FREE_PERIOD, "IRR-4", 0, 0, 0, None, parcel, plan)
+                for sem in semesters), parcel, plan)
+        lines = []
+
+        # IRR-6: year 1 starts at the first semester start on or after E.
+        e_year, e_month, e_day = end.year, end.month, end.day
+        if e_day == 1 and (e_month == 7 or e_month == 1):
+            year1 = e_year * 12 + e_month - 1
+        else:
+            year1 = e_year * 12 + 6 if e_month < 7 else (e_year + 1) * 12
+        # IRR-8 (a) asks whether first_water_on + 1 year < D; first_water_on defaults to E − 1 year.
+        first_water = parcel.first_water_on
+        if first_water is None:
+            water_after_year = end if not (e_month == 2 and e_day == 29) else date(e_year, 2, 28)
+        else:
+            water_after_year = add_months(first_water, 12)
+        share_bound = share * BOUND_SCALE
+        cumulative = billed = 0
+        for sem in semesters:
+            if end >= sem.next_start:
+                lines.append(ChargeLine(sem.label, FREE, None, None, sem.start, 0, FREE_PERIOD, "IRR-4",
+                                        0, 0, 0, None, parcel, plan))
                 continue
-        # Cumulative rounding within the fiscal year: a year never bills more than its exact amount.
-        cumulative += exact
-        amount = round_half_up_div(cumulative, DENOMINATOR) - billed
-        billed += amount
-        lines.append(ChargeLine(sem.label, kind, year, basis, due, amount, None, "IRR-6",
-                                (charge, exact, rate, days, branch)))
-    charge.total_cents = billed
-    return charge
+            if end > sem.start:
+                # Stub: from E to the next semester start, at the stub rate, actual days over 365;
+                # due the first day of the month after the twelve months ended (month after E − 1 day).
+                kind, year, days, rate = STUB, None, (sem.next_start - end).days, stub_rate
+                due = end if e_day == 1 else (date(e_year + 1, 1, 1) if e_month == 12
+                                              else date(e_year, e_month + 1, 1))
+                bound = rate * a
+                exact = (share_bound if share_bound <= bound else bound) * days * 2
+            else:
+                kind, days, due = ANNUAL, 0, sem.start
+                year = (sem.start_month - year1) // 12 + 1
+                rate = rate_table[year if year <= last_year else last_year]
+                bound = rate * a
+                exact = (share_bound if share_bound <= bound else bound) * 365
+            basis = SCHEDULE if bound < share_bound else SHARE
+            branch = None
+            if completion is None or completion > due:
+                # IRR-8: water-delivery exemption, until DTOP certifies the system complete.
+                labels_ab = water_cache.get(due) or water_labels(due)
+                if water_after_year < due:
+                    branch, labels = "a", labels_ab[0]
+                else:
+                    branch, labels = "b", labels_ab[1]
+                water = parcel.water_af_per_acre
+                for label in labels:
+                    got = water.get(label)
+                    if got is None or got < minimum:
+                        lines.append(ChargeLine(sem.label, kind, year, basis, due, 0, WATER_BELOW_MINIMUM, "IRR-8",
+                                                exact, rate, days, branch, parcel, plan))
+                        break
+                else:
+                    labels = None
+                if labels is not None:
+                    continue
+            # Cumulative rounding within the fiscal year: a year never bills more than its exact amount.
+            cumulative += exact
+            amount = (2 * cumulative + DENOMINATOR) // (2 * DENOMINATOR) - billed
+            billed += amount
+            lines.append(ChargeLine(sem.label, kind, year, basis, due, amount, None, "IRR-6",
+                                    exact, rate, days, branch, parcel, plan))
+        return ParcelCharge(pid, a, share, billed, tuple(lines), parcel, plan)
+
+    return make
 
 
 # --------------------------------------------------------------------------------------------
@@ -576,13 +613,15 @@ def _exact_text(numerator: int) -> str:
 
 
 def _explain_line(line: ChargeLine) -> dict:
-    charge = line._why[0]
-    plan: IrrigationPlan = charge.plan
-    parcel: IrrigationParcel = charge.parcel
+    plan, parcel = line.plan, line.parcel
+    if plan is None or parcel is None:
+        raise ValueError("this line was not produced by the engine: nothing to explain")
+    a = acre_units(parcel.acres)
+    share = plan.apportionment.cents(parcel.id, a)
     out = {
         "rule": line.rule, "citation": line.citation, "period": line.period, "kind": line.kind,
         "inputs": {
-            "acres": str(charge.acres), "share": format_cents(charge.share_cents),
+            "acres": str(_decimal_from_units(a, ACRE_SCALE)), "share": format_cents(share),
             "free_period_end": parcel.free_period_end.isoformat() if parcel.free_period_end else None,
             "first_water_on": parcel.first_water_on.isoformat() if parcel.first_water_on else None,
             "first_water_on_used": ((parcel.first_water_on or add_months(parcel.free_period_end, -12)).isoformat()
@@ -596,14 +635,14 @@ def _explain_line(line: ChargeLine) -> dict:
         out["intermediates"] = {"reason": "before the free-period end (IRR-4)" if parcel.free_period_end
                                 else "free-period end unknown: not yet liable (IRR-4)"}
         return out
-    _, exact, rate, days, branch = line._why
+    exact, rate, days, branch = line.exact, line.rate_units, line.days, line.water_branch
     rate_dollars = Decimal(rate) / RATE_SCALE
     per = days * 2 if line.kind == STUB else 365   # numerators over DENOMINATOR: see the module constants
     inter = {
         "year": line.year,
         "rate_per_acre_year": str(rate_dollars.normalize()),
-        "share_bound": _exact_text(charge.share_cents * BOUND_SCALE * per),
-        "schedule_bound": _exact_text(rate * charge.acre_units * per),
+        "share_bound": _exact_text(share * BOUND_SCALE * per),
+        "schedule_bound": _exact_text(rate * a * per),
         "basis": line.basis,
         "formula": ("min(share, stub_rate × acres) × days / 365" if line.kind == STUB
                     else "min(share / 2, rate / 2 × acres)"),

@@ -93,7 +93,7 @@ class PayloadReader:
 
 def to_number(value: object, where: str, *, places: int | None = None, minimum: Decimal | None = None,
               maximum: Decimal | None = None, what: str = "a number") -> Decimal:
-    if isinstance(value, bool) or isinstance(value, float) or not isinstance(value, (str, int)):
+    if isinstance(value, (bool, float)) or not isinstance(value, (str, int)):
         raise ComputeInputError(where, f"must be {what} written as a string, e.g. \"12.50\"; got {value!r}")
     try:
         number = Decimal(str(value).strip())

@@ -1,0 +1,80 @@
+"""The lien register (LIEN-1): every lien and encumbrance on a parcel, with its origin and status.
+
+`liens` sits below `assessments` in the layering: a lien created by a charge records its origin
+as text (`origin_type`, `origin_id`, e.g. "assessments.receivable", "1234") and the assessments
+services call `liens.services` to register, satisfy, release or reinstate it.
+"""
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.conf import settings
+from django.core.validators import MinValueValidator
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from core.models import TimeStampedModel
+
+MONEY = dict(max_digits=14, decimal_places=2)
+
+
+class Lien(TimeStampedModel):
+    """A lien (*gravamen*) on a parcel: statutory charge liens, taxes, mortgages, crop credits."""
+
+    class Kind(models.TextChoices):
+        # Same codes as liens.rules.KINDS (LIEN-2).
+        PROPERTY_TAX = "PROPERTY_TAX", _("Contribución sobre la propiedad")
+        TRANSFERRED_TAX_DEBT = "TRANSFERRED_TAX_DEBT", _("Deuda contributiva transferida (21 LPRA § 5924)")
+        IRRIGATION = "IRRIGATION", _("Cuota de riego (IRR-10)")
+        LAJAS = "LAJAS", _("Contribución del Valle de Lajas (LAJ-6)")
+        SID = "SID", _("Cargo por beneficio, distrito especial de mejoramiento (SID-4)")
+        TID = "TID", _("Cargo de distrito de mejoramiento turístico (TID-6)")
+        MORTGAGE = "MORTGAGE", _("Hipoteca")
+        REFACCIONARIO = "REFACCIONARIO", _("Crédito refaccionario")
+        OTHER = "OTHER", _("Otro gravamen")
+
+    class Status(models.TextChoices):
+        ACTIVE = "ACTIVE", _("Vigente")
+        SATISFIED = "SATISFIED", _("Satisfecho")
+        RELEASED = "RELEASED", _("Cancelado")
+
+    parcel = models.ForeignKey("districts.Parcel", on_delete=models.PROTECT, related_name="liens",
+                               verbose_name=_("parcela"))
+    kind = models.CharField(_("tipo"), max_length=22, choices=Kind.choices)
+    amount = models.DecimalField(_("cuantía"), validators=[MinValueValidator(Decimal("0"))], **MONEY)
+    constituted_on = models.DateField(_("fecha de constitución"))
+    status = models.CharField(_("estado"), max_length=10, choices=Status.choices, default=Status.ACTIVE,
+                              db_index=True)
+    status_on = models.DateField(_("fecha del estado"), null=True, blank=True)
+    status_reason = models.CharField(_("motivo del estado"), max_length=300, blank=True)
+    # Origin as text: liens never import the apps above them (e.g. "assessments.receivable", "1234").
+    origin_type = models.CharField(_("tipo de origen"), max_length=60, blank=True)
+    origin_id = models.CharField(_("identificador de origen"), max_length=64, blank=True)
+    origin_label = models.CharField(_("origen"), max_length=200, blank=True)
+    mortgage_terms = models.JSONField(
+        _("términos de la hipoteca (IRR-11)"), null=True, blank=True,
+        help_text=_("term_years, fixed_annual_installments, rate_pct, purpose, principal_per_cuerda, "
+                    "irrigation_benefit; números como texto."))
+    district_cooperative = models.BooleanField(
+        _("refaccionario de asociación o cooperativa del distrito"), default=False)
+    finances_public_infrastructure = models.BooleanField(_("financia infraestructura pública (TID-6 d)"),
+                                                         default=False)
+    presented_seq = models.PositiveIntegerField(_("orden de presentación en el Registro"), null=True, blank=True)
+    notes = models.TextField(_("notas"), blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                                   related_name="+", verbose_name=_("registrado por"))
+
+    class Meta:
+        ordering = ["parcel", "constituted_on", "id"]
+        verbose_name = _("gravamen")
+        verbose_name_plural = _("gravámenes")
+        constraints = [
+            # LIEN-1: one lien per origin, so registering the same charge twice changes nothing.
+            models.UniqueConstraint(fields=["origin_type", "origin_id"], condition=~models.Q(origin_id=""),
+                                    name="uniq_lien_origin"),
+            models.CheckConstraint(condition=models.Q(amount__gte=0), name="lien_amount_not_negative"),
+        ]
+        indexes = [models.Index(fields=["parcel", "status"])]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} — {self.parcel} ({self.amount})"
