@@ -18,9 +18,12 @@ urlpatterns = [
     path("cuentas/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
+    path("registro/importar/", include("districts.imports.urls")),
     path("registro/", include("districts.urls")),
+    path("", include("core.urls")),  # work queue, document downloads, public /verificar/
     path("portal/", include("assessments.portal.urls")),
     path("simulacion/", include("assessments.whatif.urls")),
+    path("padrones/", include("assessments.rolls.urls")),
     path("api/v1/", include((api_v1, "api"))),
 ]
 

@@ -1,7 +1,13 @@
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
 from simple_history.admin import SimpleHistoryAdmin
 
-from core.models import AuditEntry, Holiday, ParameterVersion
+from core.models import AuditEntry, Clock, Document, DocumentDownloadLog, DocumentOwner, Flag, Holiday, ParameterVersion
+from core.roles import can_write
+from core.workqueue import clocks_mark_missed, flag_resolve
 
 admin.site.site_header = "Cargos sobre la tierra — Administración"
 admin.site.site_title = "Administración"
@@ -43,3 +49,107 @@ class ParameterVersionAdmin(SimpleHistoryAdmin):
         if not obj.created_by_id:
             obj.created_by = request.user
         super().save_model(request, obj, form, change)
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Rows written by services only: staff read them here, never edit them."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class DocumentOwnerInline(admin.TabularInline):
+    model = DocumentOwner
+    extra = 0
+    can_delete = False
+    readonly_fields = ["party_id"]
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Document)
+class DocumentAdmin(ReadOnlyAdmin):
+    list_display = ["verification_code", "kind", "title", "office_name", "created_at", "page_count", "pdf_link"]
+    list_filter = ["kind", "language"]
+    search_fields = ["verification_code", "title", "sha256", "office_name"]
+    date_hierarchy = "created_at"
+    inlines = [DocumentOwnerInline]
+
+    @admin.display(description=_("PDF"))
+    def pdf_link(self, obj):
+        return format_html('<a href="{}">{}</a>', reverse("core:document_pdf", args=[obj.pk]), _("Descargar"))
+
+
+@admin.register(DocumentDownloadLog)
+class DocumentDownloadLogAdmin(ReadOnlyAdmin):
+    list_display = ["at", "document", "user", "ip"]
+    search_fields = ["document__verification_code", "user__username", "ip"]
+    list_select_related = ["document", "user"]
+    date_hierarchy = "at"
+
+
+@admin.register(Clock)
+class ClockAdmin(admin.ModelAdmin):
+    """Clocks are opened, met and recomputed by services; the admin only reads and runs the daily check."""
+
+    list_display = ["rule", "label", "record_label", "start_date", "due_date", "status", "met_on", "office_name",
+                    "responsible_user"]
+    list_filter = ["status", "rule", "moves_past_holidays"]
+    search_fields = ["rule", "label", "record_label", "office_name", "notes"]
+    list_select_related = ["responsible_user"]
+    date_hierarchy = "due_date"
+    actions = ["mark_missed_now"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    @admin.action(description=_("Marcar como vencidos los plazos abiertos ya pasados (todos)"),
+                  permissions=["view"])
+    def mark_missed_now(self, request, queryset):
+        if not can_write(request.user):
+            raise PermissionDenied
+        count = clocks_mark_missed()
+        self.message_user(request, _("%(n)d plazo(s) marcados como vencidos.") % {"n": count}, messages.SUCCESS)
+
+
+@admin.register(Flag)
+class FlagAdmin(admin.ModelAdmin):
+    """Flags are raised by services; the admin reads them and resolves the selected ones."""
+
+    list_display = ["kind", "severity", "record_label", "opened_on", "resolved_on", "assigned_to", "rule"]
+    list_filter = ["kind", "severity", ("resolved_on", admin.EmptyFieldListFilter)]
+    search_fields = ["record_label", "description", "rule"]
+    list_select_related = ["assigned_to"]
+    actions = ["resolve_selected"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    @admin.action(description=_("Resolver los asuntos seleccionados"), permissions=["view"])
+    def resolve_selected(self, request, queryset):
+        if not can_write(request.user):
+            raise PermissionDenied
+        resolved = 0
+        for flag in queryset.filter(resolved_on__isnull=True):
+            flag_resolve(flag=flag, actor=request.user, resolution=_("Resuelto desde la administración."))
+            resolved += 1
+        self.message_user(request, _("%(n)d asunto(s) resueltos.") % {"n": resolved}, messages.SUCCESS)

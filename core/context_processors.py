@@ -6,11 +6,14 @@ from core import roles
 
 STAFF_NAV = [
     ("home", _("Inicio"), "home"),
+    ("clocks", _("Plazos"), "core:clock_list"),
+    ("flags", _("Asuntos"), "core:flag_list"),
     ("parcels", _("Parcelas"), "districts:parcel_list"),
     ("parties", _("Personas y entidades"), "districts:party_list"),
     ("districts", _("Distritos"), "districts:district_list"),
     ("offices", _("Oficinas"), "districts:office_list"),
-    ("import", _("Importar / exportar"), "districts:import"),
+    ("import", _("Importar / exportar"), "imports:home"),
+    ("rolls", _("Padrones"), "rolls:list"),
     ("whatif", _("Simulación de padrones"), "whatif:page"),
 ]
 

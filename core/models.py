@@ -1,7 +1,11 @@
-"""Cross-cutting records: the audit trail, staff-entered holidays, parameter versions."""
+"""Cross-cutting records: the audit trail, staff-entered holidays, parameter versions, issued documents
+and the work queue (statutory clocks and flags)."""
 from django.conf import settings
+from django.contrib.contenttypes.fields import GenericForeignKey
 from django.contrib.contenttypes.models import ContentType
 from django.db import models
+from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
@@ -81,3 +85,203 @@ class ParameterVersion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.family}@{self.version} ({self.effective_from})"
+
+
+# ---------------------------------------------------------------------------------------------
+# Documents: every PDF the offices issue, with its public verification code (core.documents).
+# ---------------------------------------------------------------------------------------------
+
+
+class Document(models.Model):
+    """An issued PDF. Immutable once written: a correction is a new document.
+
+    The verification page shows only `kind`, `title`, `created_at`, `office_name` and `sha256`,
+    so a title never carries personal data (names, amounts): those belong in the PDF's body.
+    """
+
+    class Kind(models.TextChoices):
+        NOTICE = "NOTICE", _("Aviso de cobro")
+        RECEIPT = "RECEIPT", _("Recibo de pago")
+        INVOICE = "INVOICE", _("Factura")
+        STATEMENT = "STATEMENT", _("Estado de cuenta")
+        LIEN_CERTIFICATE = "LIEN_CERTIFICATE", _("Certificación de gravámenes")
+        CERTIFICATE = "CERTIFICATE", _("Certificación")
+        RESOLUTION = "RESOLUTION", _("Resolución")
+        LETTER = "LETTER", _("Comunicación oficial")
+        REPORT = "REPORT", _("Informe")
+        OTHER = "OTHER", _("Otro documento")
+
+    kind = models.CharField(_("tipo"), max_length=30, choices=Kind.choices, db_index=True)
+    title = models.CharField(_("título"), max_length=200)
+    verification_code = models.CharField(_("código de verificación"), max_length=14, unique=True)
+    file = models.FileField(_("archivo"), upload_to="documents/", max_length=200)
+    sha256 = models.CharField(_("SHA-256"), max_length=64)
+    size_bytes = models.PositiveIntegerField(_("tamaño (bytes)"))
+    page_count = models.PositiveSmallIntegerField(_("páginas"))
+    language = models.CharField(_("idioma"), max_length=8, default="es")
+    template_name = models.CharField(_("plantilla"), max_length=200)
+    office_name = models.CharField(_("oficina emisora"), max_length=200, blank=True)
+    content_type = models.ForeignKey(ContentType, null=True, blank=True, on_delete=models.PROTECT,
+                                     related_name="+", verbose_name=_("tipo de registro"))
+    object_id = models.PositiveBigIntegerField(_("id del registro"), null=True, blank=True)
+    related = GenericForeignKey("content_type", "object_id")
+    created_at = models.DateTimeField(_("emitido"), default=timezone.now, editable=False, db_index=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                                   related_name="+", verbose_name=_("emitido por"))
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("documento")
+        verbose_name_plural = _("documentos")
+        indexes = [models.Index(fields=["content_type", "object_id"], name="core_document_related_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.verification_code} {self.title}"
+
+    @property
+    def owner_party_ids(self) -> list[int]:
+        return sorted(o.party_id for o in self.owners.all())
+
+    def get_absolute_url(self) -> str:
+        return reverse("core:document_pdf", args=[self.pk])
+
+
+class DocumentOwner(models.Model):
+    """A party (districts.Party id) who may download the document from the owners' portal.
+
+    A plain integer, not a foreign key: core sits below districts (ARCHITECTURE.md).
+    """
+
+    document = models.ForeignKey(Document, on_delete=models.CASCADE, related_name="owners")
+    party_id = models.PositiveBigIntegerField(_("persona o entidad (id)"), db_index=True)
+
+    class Meta:
+        verbose_name = _("destinatario del documento")
+        verbose_name_plural = _("destinatarios del documento")
+        constraints = [models.UniqueConstraint(fields=["document", "party_id"], name="uniq_document_owner")]
+
+    def __str__(self) -> str:
+        return f"{self.document.verification_code} → {self.party_id}"
+
+
+class DocumentDownloadLog(models.Model):
+    """One download of a document's PDF, by whom, when and from where (append-only)."""
+
+    document = models.ForeignKey(Document, on_delete=models.PROTECT, related_name="downloads",
+                                 verbose_name=_("documento"))
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                             related_name="+", verbose_name=_("usuario"))
+    at = models.DateTimeField(_("fecha y hora"), default=timezone.now, editable=False, db_index=True)
+    ip = models.GenericIPAddressField(_("dirección IP"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        verbose_name = _("descarga de documento")
+        verbose_name_plural = _("descargas de documentos")
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.document.verification_code} {self.user or '—'}"
+
+
+# ---------------------------------------------------------------------------------------------
+# Work queue: statutory clocks (SPEC DEADLINES) and flags, each linked to the record it concerns.
+# Offices are kept as a plain id + name: core sits below districts (ARCHITECTURE.md).
+# ---------------------------------------------------------------------------------------------
+
+
+class Clock(TimeStampedModel):
+    """A statutory term running against a record: start event, due date, who answers for it."""
+
+    class Status(models.TextChoices):
+        OPEN = "OPEN", _("Abierto")
+        MET = "MET", _("Cumplido")
+        MISSED = "MISSED", _("Vencido")
+
+    rule = models.CharField(_("regla"), max_length=30, db_index=True, help_text=_("Código DEADLINES, p. ej. SID-3."))
+    label = models.CharField(_("descripción"), max_length=200)
+    start_event = models.CharField(_("evento de inicio"), max_length=200, blank=True)
+    start_date = models.DateField(_("fecha de inicio"))
+    due_date = models.DateField(_("vence"), db_index=True)
+    moves_past_holidays = models.BooleanField(
+        _("se mueve por feriados"), default=True,
+        help_text=_("Término administrativo (se mueve al día laborable); los términos de pago no se mueven."))
+    content_type = models.ForeignKey(ContentType, on_delete=models.PROTECT, related_name="+",
+                                     verbose_name=_("tipo de registro"))
+    object_id = models.PositiveBigIntegerField(_("id del registro"))
+    target = GenericForeignKey("content_type", "object_id")
+    record_label = models.CharField(_("registro"), max_length=200, blank=True)
+    record_url = models.CharField(_("enlace al registro"), max_length=300, blank=True)
+    office_id = models.PositiveBigIntegerField(_("oficina responsable (id)"), null=True, blank=True)
+    office_name = models.CharField(_("oficina responsable"), max_length=200, blank=True)
+    responsible_user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                                         related_name="+", verbose_name=_("responsable"))
+    status = models.CharField(_("estado"), max_length=8, choices=Status.choices, default=Status.OPEN, db_index=True)
+    met_on = models.DateField(_("cumplido el"), null=True, blank=True)
+    notes = models.TextField(_("notas"), blank=True)
+
+    class Meta:
+        ordering = ["due_date", "id"]
+        verbose_name = _("plazo")
+        verbose_name_plural = _("plazos")
+        indexes = [models.Index(fields=["content_type", "object_id"], name="core_clock_target_idx"),
+                   models.Index(fields=["status", "due_date"], name="core_clock_status_due_idx")]
+        constraints = [
+            models.UniqueConstraint(fields=["rule", "content_type", "object_id", "start_date"],
+                                    name="uniq_clock_rule_target_start"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.rule} {self.record_label} → {self.due_date:%Y-%m-%d}"
+
+
+class Flag(TimeStampedModel):
+    """A matter staff must look at (arrears, a lien conflict, non-use, …) on one record.
+
+    At most one open flag of a kind per record: raising it again finds the open one.
+    """
+
+    class Kind(models.TextChoices):
+        ARREARS = "ARREARS", _("Atraso en pagos")
+        LIEN_CONFLICT = "LIEN_CONFLICT", _("Conflicto de gravámenes")
+        NON_USE = "NON_USE", _("Desuso del caudal")
+        RENEWAL_NOT_FILED = "RENEWAL_NOT_FILED", _("Renovación no solicitada")
+        SEIZURE_LIMIT = "SEIZURE_LIMIT", _("Límite de embargo")
+        OTHER = "OTHER", _("Otro asunto")
+
+    class Severity(models.IntegerChoices):
+        LOW = 1, _("Baja")
+        MEDIUM = 2, _("Media")
+        HIGH = 3, _("Alta")
+
+    kind = models.CharField(_("tipo"), max_length=20, choices=Kind.choices, db_index=True)
+    severity = models.PositiveSmallIntegerField(_("prioridad"), choices=Severity.choices, default=Severity.MEDIUM)
+    rule = models.CharField(_("regla"), max_length=30, blank=True, help_text=_("Código de la regla, p. ej. FRA-10."))
+    content_type = models.ForeignKey(ContentType, on_delete=models.PROTECT, related_name="+",
+                                     verbose_name=_("tipo de registro"))
+    object_id = models.PositiveBigIntegerField(_("id del registro"))
+    target = GenericForeignKey("content_type", "object_id")
+    record_label = models.CharField(_("registro"), max_length=200, blank=True)
+    record_url = models.CharField(_("enlace al registro"), max_length=300, blank=True)
+    description = models.TextField(_("descripción"))
+    opened_on = models.DateField(_("abierto el"))
+    resolved_on = models.DateField(_("resuelto el"), null=True, blank=True)
+    resolution = models.TextField(_("resolución"), blank=True)
+    assigned_to = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                                    related_name="+", verbose_name=_("asignado a"))
+
+    class Meta:
+        ordering = ["-severity", "opened_on", "id"]
+        verbose_name = _("asunto")
+        verbose_name_plural = _("asuntos")
+        indexes = [models.Index(fields=["content_type", "object_id"], name="core_flag_target_idx")]
+        constraints = [
+            models.UniqueConstraint(fields=["kind", "content_type", "object_id"],
+                                    condition=models.Q(resolved_on__isnull=True), name="uniq_open_flag_kind_target"),
+        ]
+
+    @property
+    def is_open(self) -> bool:
+        return self.resolved_on is None
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()}: {self.record_label}"

@@ -1,12 +1,18 @@
-"""Shared staff views: the home page and one create/edit flow for register records."""
+"""Shared views: the staff home page, one create/edit flow for register records, the work queue
+(clocks and flags), staff document downloads and the public document verification page."""
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.shortcuts import get_object_or_404, redirect
+from django.http import FileResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
-from django.views.generic import FormView, TemplateView
+from django.views import View
+from django.views.generic import FormView, ListView, TemplateView
 
 from core import roles
 from core.mixins import StaffRequiredMixin, WriterRequiredMixin
+from core.models import Clock, Flag
 
 
 class HomeView(StaffRequiredMixin, TemplateView):
@@ -72,3 +78,134 @@ class RecordFormView(WriterRequiredMixin, FormView):
         ctx["object"] = self.object
         ctx["can_write"] = roles.can_write(self.request.user)
         return ctx
+
+
+# --- Work queue --------------------------------------------------------------------------------
+
+class ClockListView(StaffRequiredMixin, ListView):
+    """Statutory clocks, filtered by status and rule (default: the open ones)."""
+
+    template_name = "core/clock_list.html"
+    context_object_name = "clocks"
+    paginate_by = 50
+
+    def get_queryset(self):
+        from core.selectors import clock_list
+
+        self.status = self.request.GET.get("status", Clock.Status.OPEN)
+        self.rule = self.request.GET.get("rule", "")
+        return clock_list(status=self.status, rule=self.rule)
+
+    def get_context_data(self, **kwargs):
+        from django.utils import timezone
+
+        from core.selectors import clock_rules, with_days_left
+
+        ctx = super().get_context_data(**kwargs)
+        today = timezone.localdate()
+        ctx["clocks"] = with_days_left(ctx["clocks"], today)
+        ctx.update(status=self.status, rule=self.rule, rules=clock_rules(), statuses=Clock.Status.choices,
+                   today=today)
+        return ctx
+
+
+class FlagListView(StaffRequiredMixin, ListView):
+    """Flags (asuntos), open by default, with an assignment form for staff who can write."""
+
+    template_name = "core/flag_list.html"
+    context_object_name = "flags"
+    paginate_by = 50
+
+    def get_queryset(self):
+        from core.selectors import flag_list
+
+        self.state = self.request.GET.get("state", "open")
+        self.kind = self.request.GET.get("kind", "")
+        self.assigned = self.request.GET.get("assigned", "")
+        return flag_list(state=self.state, kind=self.kind, assigned=self.assigned)
+
+    def get_context_data(self, **kwargs):
+        from core.selectors import assignable_users
+
+        ctx = super().get_context_data(**kwargs)
+        can_write = roles.can_write(self.request.user)
+        assignees = []
+        if can_write:
+            assignees = [(u.pk, u.get_full_name() or u.username) for u in assignable_users()]
+        ctx.update(assignees=assignees, state=self.state, kind=self.kind, assigned=self.assigned, kinds=Flag.Kind.choices,
+                   can_write=can_write, me=self.request.user.pk)
+        return ctx
+
+
+class FlagAssignView(WriterRequiredMixin, View):
+    http_method_names = ["post"]
+
+    def post(self, request, pk):
+        from core.forms import FlagAssignForm
+        from core.workqueue import flag_assign
+
+        flag = get_object_or_404(Flag, pk=pk)
+        form = FlagAssignForm(request.POST)
+        if not form.is_valid():
+            messages.error(request, _("Elija una persona de la lista."))
+        else:
+            try:
+                flag = flag_assign(flag=flag, user=form.cleaned_data["user"], actor=request.user)
+            except ValidationError as exc:
+                messages.error(request, "; ".join(exc.messages))
+            else:
+                assignee = flag.assigned_to
+                who = (assignee.get_full_name() or assignee.username) if assignee else _("nadie")
+                messages.success(request, _("Asunto asignado a %(who)s.") % {"who": who})
+        target = request.POST.get("next", "")
+        if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
+                                               require_https=request.is_secure()):
+            target = reverse("core:flag_list")
+        return redirect(target)
+
+
+# --- Documents ---------------------------------------------------------------------------------
+
+class DocumentPdfView(StaffRequiredMixin, View):
+    """Staff download of an issued document's PDF; every download is logged."""
+
+    def get(self, request, pk):
+        from core.documents.selectors import access_document
+        from core.documents.services import document_download_record
+
+        document = access_document(request.user, pk)
+        document_download_record(document=document, user=request.user, ip=request.META.get("REMOTE_ADDR"))
+        response = FileResponse(document.file.open("rb"), content_type="application/pdf",
+                                filename=f"{document.verification_code}.pdf")
+        response["Cache-Control"] = "private, no-store"
+        return response
+
+
+class VerifyFormView(View):
+    """Public (no login): type the code printed on a document."""
+
+    def get(self, request):
+        from core.documents.codes import normalize_code
+        from core.forms import VerifyForm
+
+        form = VerifyForm(request.GET or None)
+        if form.is_valid():
+            code = normalize_code(form.cleaned_data["code"])
+            if code:
+                return redirect("core:verify", code=code)
+            form.add_error("code", _("Ese no es un código válido: tiene 12 letras y números, como ABCD-EFGH-2345."))
+        return render(request, "core/verify_form.html", {"form": form})
+
+
+class VerifyView(View):
+    """Public (no login): is this a document we issued? Shows only non-personal facts."""
+
+    def get(self, request, code):
+        from core.documents.selectors import document_by_code
+        from core.forms import VerifyForm
+
+        document = document_by_code(code)
+        context = {"document": document, "code": code, "form": VerifyForm(initial={"code": code} if document is None else None)}
+        response = render(request, "core/verify.html", context, status=200 if document else 404)
+        response["X-Robots-Tag"] = "noindex, nofollow"
+        return response

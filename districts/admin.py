@@ -82,3 +82,5 @@ class WaterDeliveryAdmin(SimpleHistoryAdmin):
     search_fields = ["parcel__cadastre"]
     list_select_related = ["parcel"]
     autocomplete_fields = ["parcel"]
+
+from districts.improvement import admin as _improvement_admin  # noqa: E402,F401

@@ -386,3 +386,6 @@ class WaterDelivery(TimeStampedModel):
 
     def __str__(self) -> str:
         return f"{self.parcel} {self.period}: {self.af_per_acre}"
+
+
+from districts.improvement.models import *  # noqa: E402,F401,F403

@@ -382,15 +382,26 @@ class ChargeLine:
 
 @dataclass(slots=True)
 class ParcelCharge:
-    """A parcel's entry on the roll: IRR-5 share, the lines of the fiscal year and their total."""
+    """A parcel's entry on the roll: IRR-5 share, the lines of the fiscal year and their total.
+
+    The lines are held as `rows`, plain tuples of ints, strings and dates (the ChargeLine fields
+    in order, without parcel and plan), which the garbage collector stops tracking: a caller
+    that keeps a million charges does not make every collection walk millions of line objects.
+    `lines` builds the ChargeLine objects from them when read.
+    """
 
     id: Hashable
     acre_units: int
     share_cents: int
     total_cents: int
-    lines: tuple[ChargeLine, ...]
+    rows: tuple[tuple, ...]
     parcel: IrrigationParcel = field(repr=False, compare=False)
     plan: IrrigationPlan = field(repr=False, compare=False)
+
+    @property
+    def lines(self) -> tuple[ChargeLine, ...]:
+        parcel, plan = self.parcel, self.plan
+        return tuple(ChargeLine(*row, parcel, plan) for row in self.rows)
 
     @property
     def acres(self) -> Decimal:
@@ -452,9 +463,9 @@ class RollTally:
         self.count += 1
         self.shares_cents += charge.share_cents
         self.billed_cents += charge.total_cents
-        for line in charge.lines:
-            if line.exempt_reason is not None:
-                self.exempt[line.exempt_reason] += 1
+        for row in charge.rows:
+            if row[6] is not None:          # exempt_reason
+                self.exempt[row[6]] += 1
 
     def totals(self) -> RollTotals:
         plan, a = self.plan, self.plan.assessment
@@ -515,6 +526,8 @@ def _charge_maker(plan: IrrigationPlan):
     minimum = plan.rules.water_minimum
     water_cache = plan._water_labels
     water_labels = plan.water_labels
+    free_rows = tuple((sem.label, FREE, None, None, sem.start, 0, FREE_PERIOD, "IRR-4", 0, 0, 0, None)
+                      for sem in semesters)
 
     def make(parcel: IrrigationParcel) -> ParcelCharge:
         pid = parcel.id
@@ -533,9 +546,7 @@ def _charge_maker(plan: IrrigationPlan):
         end = parcel.free_period_end
         if end is None:
             # IRR-4: unknown free-period end = not yet liable.
-            return ParcelCharge(pid, a, share, 0, tuple(
-                ChargeLine(sem.label, FREE, None, None, sem.start, 0, FREE_PERIOD, "IRR-4", 0, 0, 0, None, parcel, plan)
-                for sem in semesters), parcel, plan)
+            return ParcelCharge(pid, a, share, 0, free_rows, parcel, plan)
         lines = []
 
         # IRR-6: year 1 starts at the first semester start on or after E.
@@ -554,8 +565,7 @@ def _charge_maker(plan: IrrigationPlan):
         cumulative = billed = 0
         for sem in semesters:
             if end >= sem.next_start:
-                lines.append(ChargeLine(sem.label, FREE, None, None, sem.start, 0, FREE_PERIOD, "IRR-4",
-                                        0, 0, 0, None, parcel, plan))
+                lines.append((sem.label, FREE, None, None, sem.start, 0, FREE_PERIOD, "IRR-4", 0, 0, 0, None))
                 continue
             if end > sem.start:
                 # Stub: from E to the next semester start, at the stub rate, actual days over 365;
@@ -584,8 +594,8 @@ def _charge_maker(plan: IrrigationPlan):
                 for label in labels:
                     got = water.get(label)
                     if got is None or got < minimum:
-                        lines.append(ChargeLine(sem.label, kind, year, basis, due, 0, WATER_BELOW_MINIMUM, "IRR-8",
-                                                exact, rate, days, branch, parcel, plan))
+                        lines.append((sem.label, kind, year, basis, due, 0, WATER_BELOW_MINIMUM, "IRR-8",
+                                      exact, rate, days, branch))
                         break
                 else:
                     labels = None
@@ -595,8 +605,7 @@ def _charge_maker(plan: IrrigationPlan):
             cumulative += exact
             amount = (2 * cumulative + DENOMINATOR) // (2 * DENOMINATOR) - billed
             billed += amount
-            lines.append(ChargeLine(sem.label, kind, year, basis, due, amount, None, "IRR-6",
-                                    exact, rate, days, branch, parcel, plan))
+            lines.append((sem.label, kind, year, basis, due, amount, None, "IRR-6", exact, rate, days, branch))
         return ParcelCharge(pid, a, share, billed, tuple(lines), parcel, plan)
 
     return make

@@ -283,17 +283,25 @@ class Installment:
 
 @dataclass(slots=True)
 class ParcelContribution:
-    """A parcel's roll entry: LAJ-3 gross, LAJ-4 credit and net, LAJ-6 installments, LAJ-5 exemption."""
+    """A parcel's roll entry: LAJ-3 gross, LAJ-4 credit and net, LAJ-6 installments, LAJ-5 exemption.
+
+    Installments are held as `installment_rows`, plain (due_date, cents) tuples the garbage
+    collector stops tracking; `installments` builds the Installment objects when read.
+    """
 
     id: Hashable
     weight_units: int
     gross_cents: int
     credit_cents: int
     net_cents: int
-    installments: tuple[Installment, ...]
+    installment_rows: tuple[tuple[date, int], ...]
     exempt_reason: str | None
     parcel: LajasParcel = field(repr=False, compare=False)
     plan: LajasPlan = field(repr=False, compare=False)
+
+    @property
+    def installments(self) -> tuple[Installment, ...]:
+        return tuple(Installment(due, cents) for due, cents in self.installment_rows)
 
     @property
     def weight(self) -> Decimal:
@@ -445,8 +453,8 @@ def parcel_contribution(plan: LajasPlan, parcel: LajasParcel) -> ParcelContribut
     net = gross - credit
     first = (net + 1) // 2          # split_halves: round_half_up(net / 2), net ≥ 0 cents
     s1, s2 = plan.installment_dates
-    return ParcelContribution(parcel.id, weight, gross, credit, net,
-                              (Installment(s1, first), Installment(s2, net - first)), None, parcel, plan)
+    return ParcelContribution(parcel.id, weight, gross, credit, net, ((s1, first), (s2, net - first)), None,
+                              parcel, plan)
 
 
 # --------------------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 from pathlib import Path
 
 import environ
+from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
@@ -34,6 +35,7 @@ INSTALLED_APPS = [
     "liens",
     "franchises",
     "assessments",
+    "assessments.rolls",
 ]
 
 MIDDLEWARE = [
@@ -124,6 +126,8 @@ WHITENOISE_USE_FINDERS = DEBUG
 
 # Celery: eager (in-process) when no broker is configured, so `make run` needs no Redis.
 REDIS_URL = env("REDIS_URL", default="")
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+          if REDIS_URL else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = REDIS_URL or None
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
@@ -140,7 +144,10 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # A killed worker's task comes back after this many seconds rather than Redis's default hour.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600)}
 # Later issues add their entries here (July 1 rolls, daily deadlines and delinquency).
-CELERY_BEAT_SCHEDULE: dict = {}
+CELERY_BEAT_SCHEDULE: dict = {
+    # core: open statutory clocks past their due date become MISSED (DEADLINES); 05:00 Puerto Rico time.
+    "core-refresh-work-queue": {"task": "core.tasks.refresh_work_queue", "schedule": crontab(hour=5, minute=0)},
+}
 
 # Amount fields (ARCHITECTURE.md "Money and dates").
 MONEY_MAX_DIGITS = 14

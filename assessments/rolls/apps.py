@@ -1,0 +1,10 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class RollsConfig(AppConfig):
+    """The roll cycle as its own app inside assessments, so its tables and migrations stand apart."""
+
+    name = "assessments.rolls"
+    label = "rolls"
+    verbose_name = _("Padrones")

@@ -1,0 +1,143 @@
+"""Rolls (padrones): certified figures → draft roll → certified → finalized (never edited after)."""
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
+
+MONEY = {"max_digits": 14, "decimal_places": 2}
+
+
+class CertifiedFigures(models.Model):
+    """A fiscal year's certified inputs of one irrigation district (IRR-1/2, LAJ-1)."""
+
+    district = models.ForeignKey("districts.District", on_delete=models.PROTECT, related_name="certified_figures",
+                                 verbose_name=_("distrito"))
+    fiscal_year = models.PositiveSmallIntegerField(_("año fiscal"))
+    figures = models.JSONField(_("cifras"), help_text=_("Montos como texto, p. ej. \"310000.00\"."))
+    certified_by = models.CharField(_("certificado por"), max_length=200)
+    certified_on = models.DateField(_("fecha de certificación"))
+    document = models.FileField(_("documento de certificación"), upload_to="certifications/", blank=True)
+    entered_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
+                                   null=True, blank=True)
+    entered_at = models.DateTimeField(auto_now=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("cifras certificadas")
+        verbose_name_plural = _("cifras certificadas")
+        constraints = [models.UniqueConstraint(fields=["district", "fiscal_year"], name="uniq_figures_district_fy")]
+
+    def __str__(self) -> str:
+        return f"{self.district.code} FY{self.fiscal_year}"
+
+
+class Roll(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "DRAFT", _("Borrador")
+        CERTIFIED = "CERTIFIED", _("Certificado")
+        FINALIZED = "FINALIZED", _("Finalizado")
+
+    district = models.ForeignKey("districts.District", on_delete=models.PROTECT, related_name="rolls",
+                                 verbose_name=_("distrito"))
+    fiscal_year = models.PositiveSmallIntegerField(_("año fiscal"))
+    status = models.CharField(_("estado"), max_length=10, choices=Status.choices, default=Status.DRAFT)
+    figures = models.ForeignKey(CertifiedFigures, on_delete=models.PROTECT, related_name="rolls")
+    totals = models.JSONField(_("totales"), default=dict)
+    parameters = models.JSONField(_("parámetros usados"), default=list)
+    line_count = models.PositiveIntegerField(default=0)
+    generated_at = models.DateTimeField(null=True, blank=True)
+    generated_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
+                                     null=True, blank=True)
+    certified_at = models.DateTimeField(null=True, blank=True)
+    certified_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
+                                     null=True, blank=True)
+    finalized_at = models.DateTimeField(null=True, blank=True)
+    billed_at = models.DateTimeField(null=True, blank=True)
+    history = HistoricalRecords(excluded_fields=["totals", "parameters"])
+
+    class Meta:
+        ordering = ["-fiscal_year", "district__name"]
+        verbose_name = _("padrón")
+        verbose_name_plural = _("padrones")
+        constraints = [models.UniqueConstraint(fields=["district", "fiscal_year"], name="uniq_roll_district_fy")]
+
+    def __str__(self) -> str:
+        return f"{self.district.name} — FY{self.fiscal_year}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("rolls:detail", args=[self.pk])
+
+    @property
+    def is_irrigation(self) -> bool:
+        return self.district.kind == "IRRIGATION"
+
+
+class RollLine(models.Model):
+    """A parcel's entry on a roll. Written in bulk (COPY on PostgreSQL); never edited once finalized."""
+
+    roll = models.ForeignKey(Roll, on_delete=models.CASCADE, related_name="lines")
+    parcel = models.ForeignKey("districts.Parcel", on_delete=models.PROTECT, related_name="roll_lines")
+    cadastre = models.CharField(max_length=20)
+    weight = models.DecimalField(_("acres o peso"), max_digits=16, decimal_places=4)
+    share = models.DecimalField(_("parte (IRR-5) o bruto (LAJ-3)"), **MONEY)
+    credit = models.DecimalField(_("crédito (LAJ-4)"), default=0, **MONEY)
+    total = models.DecimalField(_("a cobrar"), **MONEY)
+    exempt_reason = models.CharField(max_length=24, blank=True)
+    detail = models.JSONField(_("detalle por semestre o plazo"))
+
+    class Meta:
+        ordering = ["roll", "cadastre"]
+        verbose_name = _("línea de padrón")
+        verbose_name_plural = _("líneas de padrón")
+        constraints = [models.UniqueConstraint(fields=["roll", "parcel"], name="uniq_rollline_roll_parcel")]
+
+
+class RollOverride(models.Model):
+    """A single line's amount changed by staff, with a reason and a second person's approval."""
+
+    class Status(models.TextChoices):
+        PENDING = "PENDING", _("Pendiente")
+        APPROVED = "APPROVED", _("Aprobado")
+        REJECTED = "REJECTED", _("Rechazado")
+
+    line = models.ForeignKey(RollLine, on_delete=models.CASCADE, related_name="overrides")
+    new_total = models.DecimalField(_("nuevo monto"), **MONEY)
+    previous_total = models.DecimalField(_("monto anterior"), **MONEY)
+    reason = models.TextField(_("razón"))
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    requested_at = models.DateTimeField(auto_now_add=True)
+    approved_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
+                                    null=True, blank=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+
+    class Meta:
+        ordering = ["-requested_at"]
+        verbose_name = _("cambio de línea de padrón")
+        verbose_name_plural = _("cambios de líneas de padrón")
+
+
+class RollJob(models.Model):
+    """A long roll operation's record; the task updates it so pages and commands show progress."""
+
+    class Status(models.TextChoices):
+        QUEUED = "QUEUED", _("En cola")
+        RUNNING = "RUNNING", _("En proceso")
+        DONE = "DONE", _("Terminado")
+        FAILED = "FAILED", _("Falló")
+
+    district = models.ForeignKey("districts.District", on_delete=models.CASCADE, related_name="+")
+    fiscal_year = models.PositiveSmallIntegerField()
+    operation = models.CharField(max_length=12, default="generate")
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
+    total = models.PositiveIntegerField(default=0)
+    done = models.PositiveIntegerField(default=0)
+    message = models.TextField(blank=True)
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
+                                     null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]

@@ -1,0 +1,48 @@
+"""Progress of a long roll operation: the job row at start and end, the cache in between.
+
+The generation runs in one transaction, so its own row updates would be invisible until the end;
+the cache (Redis in production) carries the live count to the page and the command line.
+"""
+from __future__ import annotations
+
+from django.core.cache import cache
+from django.utils import timezone
+
+from assessments.rolls.models import RollJob
+
+
+def cache_key(job_id: int) -> str:
+    return f"rolljob:{job_id}:done"
+
+
+class Reporter:
+    def __init__(self, job: RollJob | None, total: int, echo=None) -> None:
+        self.job, self.total, self.echo = job, total, echo
+        if job is not None:
+            RollJob.objects.filter(pk=job.pk).update(status=RollJob.Status.RUNNING, total=total, done=0)
+
+    def update(self, done: int) -> None:
+        if self.job is not None:
+            cache.set(cache_key(self.job.pk), done, timeout=3600)
+        if self.echo is not None:
+            self.echo(done, self.total)
+
+    def finish(self, message: str) -> None:
+        if self.job is not None:
+            RollJob.objects.filter(pk=self.job.pk).update(status=RollJob.Status.DONE, done=self.total,
+                                                          message=message, finished_at=timezone.now())
+            cache.delete(cache_key(self.job.pk))
+
+    def fail(self, message: str) -> None:
+        if self.job is not None:
+            RollJob.objects.filter(pk=self.job.pk).update(status=RollJob.Status.FAILED, message=message,
+                                                          finished_at=timezone.now())
+
+
+def job_state(job: RollJob) -> dict:
+    done = job.done
+    if job.status == RollJob.Status.RUNNING:
+        done = cache.get(cache_key(job.pk), 0)
+    pct = int(100 * done / job.total) if job.total else (100 if job.status == RollJob.Status.DONE else 0)
+    return {"id": job.pk, "status": job.status, "done": done, "total": job.total, "percent": pct,
+            "message": job.message}

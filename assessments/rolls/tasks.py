@@ -1,0 +1,30 @@
+"""Thin Celery tasks over the roll services. Safe to deliver twice: the services are idempotent."""
+from datetime import date
+
+from celery import shared_task
+from django.utils import timezone
+
+from assessments.rolls import services
+from assessments.rolls.models import RollJob
+
+
+@shared_task(bind=True, acks_late=True, max_retries=3, default_retry_delay=30)
+def roll_generate_task(self, job_id: int) -> str:
+    job = RollJob.objects.select_related("district", "requested_by").get(pk=job_id)
+    if job.status == RollJob.Status.DONE:
+        return job.message
+    try:
+        outcome = services.roll_generate(district_code=job.district.code, fiscal_year=job.fiscal_year,
+                                         actor=job.requested_by, job=job)
+    except services.RollError as exc:
+        RollJob.objects.filter(pk=job.pk).update(status=RollJob.Status.FAILED, message="; ".join(exc.messages),
+                                                 finished_at=timezone.now())
+        return "failed"
+    return outcome.message
+
+
+@shared_task(acks_late=True)
+def rolls_finalize_due_task(today: str | None = None) -> list[str]:
+    """Beat: July 1 at 00:05 Puerto Rico time, and daily as a safety net (a second run changes nothing)."""
+    day = date.fromisoformat(today) if today else timezone.localdate()
+    return [o.message for o in services.rolls_finalize_due(today=day)]

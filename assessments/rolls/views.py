@@ -1,0 +1,218 @@
+"""Staff pages of the roll cycle: figures, generation with progress, review, overrides, certify, finalize."""
+from __future__ import annotations
+
+import csv
+import io
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
+from django.db import transaction
+from django.http import HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
+from django.views import View
+from django.views.generic import FormView, TemplateView
+
+from assessments.rolls import charts, progress, services
+from assessments.rolls.forms import OverrideForm, certified_form_for
+from assessments.rolls.models import CertifiedFigures, Roll, RollJob, RollLine, RollOverride
+from core import roles
+from core.mixins import StaffRequiredMixin, WriterRequiredMixin
+from districts.models import District
+
+
+def _roll_districts():
+    return District.objects.filter(kind__in=[District.Kind.IRRIGATION, District.Kind.LAJAS]).order_by("kind", "name")
+
+
+class RollListView(StaffRequiredMixin, TemplateView):
+    template_name = "rolls/list.html"
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        ctx["rolls"] = Roll.objects.select_related("district").order_by("-fiscal_year", "district__name")
+        ctx["figures"] = CertifiedFigures.objects.select_related("district").order_by("-fiscal_year")
+        ctx["districts"] = _roll_districts()
+        ctx["jobs"] = RollJob.objects.select_related("district")[:5]
+        return ctx
+
+
+class FiguresView(WriterRequiredMixin, FormView):
+    template_name = "rolls/figures.html"
+
+    def dispatch(self, request, *args, **kwargs):
+        self.district = get_object_or_404(_roll_districts(), code=kwargs["code"])
+        self.fiscal_year = int(kwargs["fy"])
+        self.existing = CertifiedFigures.objects.filter(district=self.district, fiscal_year=self.fiscal_year).first()
+        return super().dispatch(request, *args, **kwargs)
+
+    def get_form(self, form_class=None):
+        initial = {"fiscal_year": self.fiscal_year}
+        if self.existing:
+            initial.update(self.existing.figures, certified_by=self.existing.certified_by,
+                           certified_on=self.existing.certified_on)
+        data = self.request.POST if self.request.method == "POST" else None
+        return certified_form_for(self.district, data=data, files=self.request.FILES or None, initial=initial)
+
+    def form_valid(self, form):
+        data = dict(form.cleaned_data)
+        try:
+            services.figures_save(district=self.district, fiscal_year=self.fiscal_year, figures=data,
+                                  certified_by=data["certified_by"], certified_on=data["certified_on"],
+                                  document=data.get("document"), actor=self.request.user)
+        except ValidationError as exc:
+            for field, errs in getattr(exc, "message_dict", {"__all__": exc.messages}).items():
+                form.add_error(field if field in form.fields else None, errs)
+            return self.form_invalid(form)
+        messages.success(self.request, "Cifras certificadas guardadas.")
+        return redirect("rolls:list")
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        ctx.update(district=self.district, fiscal_year=self.fiscal_year, existing=self.existing)
+        return ctx
+
+
+class GenerateView(WriterRequiredMixin, View):
+    def post(self, request, code: str, fy: int):
+        from assessments.rolls.tasks import roll_generate_task
+
+        district = get_object_or_404(_roll_districts(), code=code)
+        job = RollJob.objects.create(district=district, fiscal_year=fy, requested_by=request.user)
+        transaction.on_commit(lambda: roll_generate_task.delay(job.pk))
+        return redirect("rolls:job", pk=job.pk)
+
+
+class JobView(StaffRequiredMixin, TemplateView):
+    template_name = "rolls/job.html"
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        job = get_object_or_404(RollJob.objects.select_related("district"), pk=kwargs["pk"])
+        ctx["job"], ctx["state"] = job, progress.job_state(job)
+        ctx["roll"] = Roll.objects.filter(district=job.district, fiscal_year=job.fiscal_year).first()
+        return ctx
+
+
+class JobStateView(StaffRequiredMixin, View):
+    def get(self, request, pk: int):
+        job = get_object_or_404(RollJob, pk=pk)
+        state = progress.job_state(job)
+        roll = Roll.objects.filter(district_id=job.district_id, fiscal_year=job.fiscal_year).first()
+        state["roll_url"] = roll.get_absolute_url() if roll and job.status == RollJob.Status.DONE else None
+        return JsonResponse(state)
+
+
+class RollDetailView(StaffRequiredMixin, TemplateView):
+    template_name = "rolls/detail.html"
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        roll = get_object_or_404(Roll.objects.select_related("district", "figures", "certified_by"), pk=kwargs["pk"])
+        q = self.request.GET.get("q", "").strip()
+        lines = RollLine.objects.filter(roll=roll).order_by("cadastre")
+        if q:
+            lines = lines.filter(cadastre__icontains=q)
+        page = Paginator(lines, 50).get_page(self.request.GET.get("page"))
+        ctx.update(roll=roll, page_obj=page, q=q, totals=roll.totals,
+                   overrides=RollOverride.objects.filter(line__roll=roll).select_related(
+                       "line", "requested_by", "approved_by"),
+                   chart=charts.charges_by_kind(roll), collections=charts.collections_against_total(roll),
+                   can_write=roles.can_write(self.request.user))
+        return ctx
+
+
+class OverrideView(WriterRequiredMixin, FormView):
+    template_name = "rolls/override.html"
+    form_class = OverrideForm
+
+    def dispatch(self, request, *args, **kwargs):
+        self.line = get_object_or_404(RollLine.objects.select_related("roll", "roll__district"), pk=kwargs["line"])
+        return super().dispatch(request, *args, **kwargs)
+
+    def form_valid(self, form):
+        try:
+            services.override_request(line=self.line, actor=self.request.user, **form.cleaned_data)
+        except ValidationError as exc:
+            form.add_error(None, exc.messages)
+            return self.form_invalid(form)
+        messages.success(self.request, "Cambio registrado; otra persona debe aprobarlo.")
+        return redirect(self.line.roll.get_absolute_url())
+
+    def get_context_data(self, **kwargs):
+        return {**super().get_context_data(**kwargs), "line": self.line}
+
+
+class OverrideDecideView(WriterRequiredMixin, View):
+    def post(self, request, pk: int):
+        override = get_object_or_404(RollOverride.objects.select_related("line__roll"), pk=pk)
+        try:
+            services.override_decide(override=override, approve=request.POST.get("decision") == "approve",
+                                     actor=request.user)
+        except ValidationError as exc:
+            messages.error(request, " ".join(exc.messages))
+        return redirect(override.line.roll.get_absolute_url())
+
+
+class RollActionView(WriterRequiredMixin, View):
+    """Certify or finalize from the roll page."""
+
+    def post(self, request, pk: int, action: str):
+        roll = get_object_or_404(Roll, pk=pk)
+        service = {"certify": services.roll_certify, "finalize": services.roll_finalize}.get(action)
+        if service is None:
+            return redirect(roll.get_absolute_url())
+        try:
+            outcome = service(roll=roll, actor=request.user)
+        except ValidationError as exc:
+            messages.error(request, " ".join(exc.messages))
+        else:
+            messages.success(request, outcome.message)
+        return redirect(roll.get_absolute_url())
+
+
+EXPORT_HEADER = ["catastro", "acres_o_peso", "parte_o_bruto", "credito", "a_cobrar", "exencion", "detalle"]
+
+
+class RollExportView(StaffRequiredMixin, View):
+    def get(self, request, pk: int):
+        roll = get_object_or_404(Roll.objects.select_related("district"), pk=pk)
+        fmt = request.GET.get("format", "csv")
+        rows = RollLine.objects.filter(roll=roll).order_by("cadastre").values_list(
+            "cadastre", "weight", "share", "credit", "total", "exempt_reason", "detail")
+        name = f"padron-{roll.district.code}-FY{roll.fiscal_year}"
+        if fmt == "xlsx":
+            return _xlsx(name, rows)
+        buf = io.StringIO()
+        writer = csv.writer(buf)
+        writer.writerow(EXPORT_HEADER)
+        for cad, w, s, c, t, ex, detail in rows.iterator(chunk_size=5000):
+            writer.writerow([cad, w, s, c, t, ex, _detail_text(detail)])
+        response = HttpResponse(buf.getvalue(), content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{name}.csv"'
+        return response
+
+
+def _detail_text(detail: list) -> str:
+    return "; ".join(f"{d.get('period', d.get('due_date'))} {d['amount']} {d.get('rule', '')}".strip() for d in detail)
+
+
+def _xlsx(name: str, rows) -> HttpResponse:
+    from openpyxl import Workbook
+
+    wb = Workbook(write_only=True)
+    ws = wb.create_sheet("Padrón")
+    ws.append(EXPORT_HEADER)
+    for cad, w, s, c, t, ex, detail in rows.iterator(chunk_size=5000):
+        ws.append([cad, w, s, c, t, ex, _detail_text(detail)])
+    out = io.BytesIO()
+    wb.save(out)
+    response = HttpResponse(out.getvalue(),
+                            content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+    response["Content-Disposition"] = f'attachment; filename="{name}.xlsx"'
+    return response
+
+
+def roll_url(roll: Roll) -> str:
+    return reverse("rolls:detail", args=[roll.pk])

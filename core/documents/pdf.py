@@ -1,0 +1,76 @@
+"""HTML to PDF with WeasyPrint. The stylesheet and the font configuration are built once per process.
+
+Parsing CSS and initialising fontconfig cost more than laying out a one-page document, so both
+live at module level and every render reuses them. Resources are fetched only from `data:` URIs
+and from files under the document assets folder and MEDIA_ROOT (letterheads): a document never
+reaches the network, so a slow or hostile URL can neither stall nor probe anything.
+"""
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+from django.conf import settings
+from weasyprint import CSS, HTML, URLFetcher
+from weasyprint.text.fonts import FontConfiguration
+
+ASSETS_DIR = Path(__file__).resolve().parent
+STYLESHEET = ASSETS_DIR / "document.css"
+
+_FONT_CONFIG = FontConfiguration()
+# Layout shares the font configuration; one render at a time per process keeps it consistent.
+_RENDER_LOCK = threading.Lock()
+
+
+@dataclass(frozen=True)
+class RenderedPdf:
+    content: bytes
+    page_count: int
+
+
+class DocumentURLFetcher(URLFetcher):
+    """Only `data:` URIs and local files under the allowed folders; never the network."""
+
+    def __init__(self, roots: tuple[Path, ...]):
+        super().__init__(allowed_protocols={"data", "file"}, timeout=2)
+        self.roots = roots
+
+    def fetch(self, url, headers=None):
+        if url.lower().startswith("file:"):
+            path = Path(unquote(urlsplit(url).path)).resolve()
+            if not any(path.is_relative_to(root) for root in self.roots):
+                raise ValueError(f"documents may only read files from the document assets or media: {url}")
+        return super().fetch(url, headers)
+
+
+def _allowed_roots() -> tuple[Path, ...]:
+    return (ASSETS_DIR, Path(settings.MEDIA_ROOT).resolve())
+
+
+@lru_cache(maxsize=1)
+def _fetcher() -> DocumentURLFetcher:
+    return DocumentURLFetcher(_allowed_roots())
+
+
+@lru_cache(maxsize=1)
+def stylesheets() -> tuple[CSS, ...]:
+    """The parsed document stylesheet(s), once per process."""
+    return (CSS(filename=str(STYLESHEET), font_config=_FONT_CONFIG, url_fetcher=_fetcher()),)
+
+
+def html_to_pdf(html: str, *, base_url: str | None = None) -> RenderedPdf:
+    """Lay out `html` with the document stylesheet and write the PDF."""
+    with _RENDER_LOCK:
+        document = HTML(string=html, base_url=base_url or ASSETS_DIR.as_uri() + "/",
+                        url_fetcher=_fetcher()).render(font_config=_FONT_CONFIG, stylesheets=list(stylesheets()))
+        content = document.write_pdf()
+    return RenderedPdf(content=content, page_count=len(document.pages))
+
+
+def reset_caches() -> None:
+    """Forget the parsed stylesheet and fetcher (tests that change MEDIA_ROOT; a changed CSS file)."""
+    stylesheets.cache_clear()
+    _fetcher.cache_clear()

@@ -1,0 +1,234 @@
+"""Reads of the franchise registry: search, the franchise page, statutory clocks and flags."""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+
+from django.contrib.contenttypes.models import ContentType
+from django.db.models import Prefetch, Q, QuerySet
+
+from assessments.rules.deadlines import Clock, Deadline, clocks_from_parameters, compute_due, unmoved_due
+from core.daycount import add_days
+from core.models import Clock as CoreClock
+from core.models import Flag
+from core.parameters import DatabaseParameters
+from core.text import fold
+from core.workqueue import holidays_for_term
+from franchises import rules
+from franchises.models import Application, Franchise, Hearing, MeterReading, Proceeding, UsageReport
+
+# --- Statutory clocks (DEADLINES) --------------------------------------------------------------------
+
+
+def clock(code: str, on: date) -> Clock:
+    """The DEADLINES clock `code` in force on `on` (administrator versions first, then shipped)."""
+    return clocks_from_parameters(DatabaseParameters().get("deadlines", on).values)[code]
+
+
+def deadline(code: str, start: date) -> Deadline:
+    """Due date of clock `code` started on `start`, moved per its rule past Puerto Rico's holidays
+    and the ones staff record (core.workqueue.holidays_for_term)."""
+    c = clock(code, start)
+    return compute_due(c, start, holidays_for_term(start, unmoved_due(c, start)))
+
+
+# --- Outstanding debt (FRA-7) ------------------------------------------------------------------------
+# Debts live in assessments, above this app. Billing registers a provider here (from its
+# AppConfig.ready) answering "outstanding water-use debt of this franchise on this date"; until
+# then staff check the account and type the amount, and the decision records which it was.
+
+DebtProvider = Callable[[Franchise, date], Decimal]
+_debt_provider: DebtProvider | None = None
+
+
+def register_debt_provider(provider: DebtProvider | None) -> None:
+    global _debt_provider
+    _debt_provider = provider
+
+
+def outstanding_debt(franchise: Franchise, on: date) -> Decimal | None:
+    """The registered provider's answer, or None when no billing is installed (staff enter it)."""
+    return None if _debt_provider is None else _debt_provider(franchise, on)
+
+
+# --- Registry -----------------------------------------------------------------------------------------
+
+
+def franchise_search(query: str = "", *, tariff_class: str = "", status: str = "", source: str = "",
+                     use: str = "") -> QuerySet[Franchise]:
+    """Every word must appear in the number or in the holder's name (accent- and case-blind)."""
+    qs = Franchise.objects.select_related("holder", "office", "property_parcel")
+    for term in fold(query).split():
+        qs = qs.filter(Q(number__icontains=term) | Q(holder__search_text__contains=term))
+    if tariff_class:
+        qs = qs.filter(tariff_class=tariff_class)
+    if status:
+        qs = qs.filter(status=status)
+    if source:
+        qs = qs.filter(source=source)
+    if use:
+        qs = qs.filter(use=use)
+    return qs.order_by("number")
+
+
+def franchise_detail(pk: int) -> Franchise:
+    return (Franchise.objects
+            .select_related("holder", "property_owner", "property_parcel", "property_parcel__municipality",
+                            "office", "predecessor")
+            .prefetch_related(
+                Prefetch("applications", queryset=Application.objects.select_related("recipient", "decided_by")),
+                Prefetch("proceedings", queryset=Proceeding.objects.order_by("-opened_on")),
+                "successors", "usage_reports")
+            .get(pk=pk))
+
+
+def application_list(*, status: str = "", kind: str = "") -> QuerySet[Application]:
+    qs = Application.objects.select_related("franchise", "applicant", "recipient")
+    if status == "open":
+        qs = qs.filter(status__in=Application.OPEN_STATUSES)
+    elif status:
+        qs = qs.filter(status=status)
+    if kind:
+        qs = qs.filter(kind=kind)
+    return qs
+
+
+def application_detail(pk: int) -> Application:
+    return (Application.objects
+            .select_related("franchise", "franchise__holder", "applicant", "recipient", "decided_by",
+                            "resulting_franchise")
+            .prefetch_related(Prefetch("hearings", queryset=Hearing.objects.select_related("requested_by")))
+            .get(pk=pk))
+
+
+def proceeding_detail(pk: int) -> Proceeding:
+    return (Proceeding.objects.select_related("franchise", "franchise__holder", "franchise__property_owner",
+                                              "opened_by", "decided_by")
+            .prefetch_related(Prefetch("hearings", queryset=Hearing.objects.select_related("requested_by")))
+            .get(pk=pk))
+
+
+@dataclass(frozen=True)
+class Bar:
+    month: date
+    gallons: int
+    x: int
+    y: int
+    height: int
+    label: str
+
+
+def usage_chart(franchise: Franchise, *, months: int = 24, width: int = 720, height: int = 160) -> dict:
+    """Bars of the last `months` meter readings, laid out for an inline SVG (no JavaScript)."""
+    readings = list(MeterReading.objects.filter(franchise=franchise).order_by("-month")[:months])[::-1]
+    if not readings:
+        return {"bars": [], "width": width, "height": height, "max": 0}
+    top = max(r.gallons for r in readings) or 1
+    slot = width // max(len(readings), 1)
+    bar_w = max(slot - 4, 2)
+    plot = height - 20
+    bars = []
+    for i, r in enumerate(readings):
+        h = int(plot * r.gallons / top) if r.gallons else 0
+        bars.append(Bar(month=r.month, gallons=r.gallons, x=i * slot + 2, y=plot - h, height=h,
+                        label=f"{r.month:%m/%y}"))
+    return {"bars": bars, "width": width, "height": height, "bar_width": bar_w, "max": top, "plot": plot}
+
+
+# --- FRA-10 / FRA-7 / FRA-8 -------------------------------------------------------------------------
+
+
+def last_use(franchise: Franchise, today: date) -> date | None:
+    """FRA-10: the last day with use known on `today` (readings and reports up to that day)."""
+    readings = MeterReading.objects.filter(franchise=franchise, month__lte=today)
+    reports = UsageReport.objects.filter(franchise=franchise, period_start__lte=today)
+    used_months = list(readings.filter(gallons__gt=0).values_list("month", flat=True))
+    used_periods = [min(end, today) for end in reports.filter(Q(gallons_used__gt=0) | Q(nonuse_justified=True))
+                    .values_list("period_end", flat=True)]
+    monitored = readings.exists() or reports.exists()
+    return rules.last_use_day(used_months=used_months, used_periods_end=used_periods, monitored=monitored,
+                              issue_date=franchise.issue_date)
+
+
+def renewal_filed(franchise: Franchise) -> bool:
+    """FRA-7: a renewal has been filed for the current term, or a successor franchise exists."""
+    return (franchise.applications.filter(kind=Application.Kind.RENEWAL, expiry_at_filing=franchise.expiry_date)
+            .exists() or franchise.successors.exists())
+
+
+FLAG_KINDS = {"FRA-7": Flag.Kind.RENEWAL_NOT_FILED, "FRA-8": Flag.Kind.ARREARS, "FRA-10": Flag.Kind.NON_USE}
+
+
+@dataclass(frozen=True)
+class FlagResult:
+    franchise: Franchise
+    code: str  # the rule: FRA-7, FRA-8 or FRA-10
+    start: date  # the clock's start event
+    due: date  # the day the flag holds from
+    detail: str
+
+    @property
+    def kind(self) -> str:
+        return FLAG_KINDS[self.code]
+
+
+def franchise_flags(today: date, *, oldest_unpaid_due: Mapping[int, date] | None = None) -> list[FlagResult]:
+    """The flags that hold on `today` for every active franchise.
+
+    FRA-10 and FRA-7 come from this registry. FRA-8 needs each franchise's oldest unpaid tariff due
+    date, which billing (assessments) owns: pass it as `oldest_unpaid_due` {franchise id: date};
+    without it no FRA-8 flag is computed.
+    """
+    flags: list[FlagResult] = []
+    active = Franchise.objects.filter(status=Franchise.Status.ACTIVE).select_related("holder").order_by("number")
+    fra10 = clock("FRA-10", today)
+    fra8 = clock("FRA-8", today)
+    for f in active:
+        start = last_use(f, today)
+        due = rules.prescription_flag(start, today, fra10)
+        if due is not None:
+            flags.append(FlagResult(f, "FRA-10", start, due,
+                                    f"Sin uso del caudal desde el {start:%d/%m/%Y}: doce meses consecutivos "
+                                    f"cumplidos el {due:%d/%m/%Y} (FRA-10, sec. 8.21)."))
+        if f.issue_date <= today:
+            last_day = deadline("FRA-7", f.expiry_date).due
+            due = rules.renewal_flag(last_day_to_file=last_day, renewal_filed=renewal_filed(f), today=today)
+            if due is not None:
+                flags.append(FlagResult(f, "FRA-7", f.expiry_date, due,
+                                        f"Vence el {f.expiry_date:%d/%m/%Y}; el último día para solicitar la "
+                                        f"renovación fue el {due:%d/%m/%Y} y no se ha presentado (FRA-7, sec. 8.18)."))
+        if oldest_unpaid_due and f.pk in oldest_unpaid_due:
+            due = rules.arrears_flag(oldest_unpaid_due[f.pk], today, fra8)
+            if due is not None:
+                flags.append(FlagResult(f, "FRA-8", oldest_unpaid_due[f.pk], due,
+                                        f"Pago vencido desde el {oldest_unpaid_due[f.pk]:%d/%m/%Y}: seis meses o más "
+                                        f"de mora (FRA-8, sec. 8.19)."))
+    return flags
+
+
+def _targets(model, ids) -> Q:
+    ct = ContentType.objects.get_for_model(model)
+    return Q(content_type=ct, object_id__in=list(ids))
+
+
+def work_queue_for(franchise: Franchise) -> dict:
+    """Clocks and open flags of core's work queue on this franchise and its applications."""
+    app_ids = franchise.applications.values_list("pk", flat=True)
+    where = _targets(Franchise, [franchise.pk]) | _targets(Application, app_ids)
+    return {"clocks": CoreClock.objects.filter(where).order_by("due_date", "id"),
+            "flags": Flag.objects.filter(where, resolved_on__isnull=True).order_by("-severity", "opened_on")}
+
+
+def open_franchise_flags() -> QuerySet[Flag]:
+    """Open work-queue flags on franchises (FRA-7, FRA-8, FRA-10)."""
+    ct = ContentType.objects.get_for_model(Franchise)
+    return Flag.objects.filter(content_type=ct, resolved_on__isnull=True).order_by("-severity", "opened_on", "id")
+
+
+def upcoming_renewals(today: date, *, within_days: int = 180) -> QuerySet[Franchise]:
+    """Active franchises expiring soon, with their FRA-7 last day to file."""
+    return (Franchise.objects.filter(status=Franchise.Status.ACTIVE, expiry_date__gte=today,
+                                     expiry_date__lte=add_days(today, within_days))
+            .select_related("holder").order_by("expiry_date"))

@@ -1,0 +1,46 @@
+from django.contrib import admin, messages
+from django.utils import timezone
+
+from liens import services
+from liens.models import Lien
+
+
+@admin.register(Lien)
+class LienAdmin(admin.ModelAdmin):
+    """Encumbrances entered by hand (mortgages, taxes, crop credits) are added here; charge liens
+    come from the charges themselves. Status changes go through the services."""
+
+    list_display = ["parcel", "kind", "amount", "constituted_on", "status", "origin_label", "presented_seq"]
+    list_filter = ["kind", "status"]
+    search_fields = ["parcel__cadastre", "origin_id", "origin_label", "notes"]
+    list_select_related = ["parcel"]
+    autocomplete_fields = ["parcel"]
+    readonly_fields = ["status", "status_on", "status_reason", "origin_type", "origin_id", "created_by"]
+    actions = ["satisfy", "reinstate"]
+
+    def save_model(self, request, obj, form, change):
+        if change:
+            super().save_model(request, obj, form, change)
+            return
+        services.lien_register(
+            parcel=obj.parcel, kind=obj.kind, amount=obj.amount, constituted_on=obj.constituted_on,
+            actor=request.user, origin_label=obj.origin_label, mortgage_terms=obj.mortgage_terms,
+            district_cooperative=obj.district_cooperative,
+            finances_public_infrastructure=obj.finances_public_infrastructure,
+            presented_seq=obj.presented_seq, notes=obj.notes)
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    @admin.action(description="Dar por satisfechos")
+    def satisfy(self, request, queryset):
+        for lien in queryset:
+            services.lien_satisfy(lien=lien, on=timezone.localdate(), actor=request.user, reason="Acción de administración")
+        messages.success(request, "Hecho.")
+
+    @admin.action(description="Reinstalar (vigentes)")
+    def reinstate(self, request, queryset):
+        for lien in queryset:
+            services.lien_reinstate(lien=lien, on=timezone.localdate(), actor=request.user,
+                                    reason="Acción de administración")
+        messages.success(request, "Hecho.")
