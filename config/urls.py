@@ -8,6 +8,8 @@ from core.views import HomeView
 
 api_v1 = [
     path("", include("districts.api.urls")),
+    path("franchises/", include("franchises.api.urls")),
+    path("improvement/", include("districts.improvement.api.urls")),
     path("compute/<str:calculation>/", ComputeView.as_view(), name="compute"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
@@ -21,9 +23,11 @@ urlpatterns = [
     path("registro/importar/", include("districts.imports.urls")),
     path("registro/", include("districts.urls")),
     path("", include("core.urls")),  # work queue, document downloads, public /verificar/
+    path("franquicias/", include("franchises.urls")),
     path("portal/", include("assessments.portal.urls")),
     path("simulacion/", include("assessments.whatif.urls")),
     path("padrones/", include("assessments.rolls.urls")),
+    path("distritos-mejoramiento/", include("districts.improvement.urls")),
     path("api/v1/", include((api_v1, "api"))),
 ]
 

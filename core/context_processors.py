@@ -12,6 +12,8 @@ STAFF_NAV = [
     ("parties", _("Personas y entidades"), "districts:party_list"),
     ("districts", _("Distritos"), "districts:district_list"),
     ("offices", _("Oficinas"), "districts:office_list"),
+    ("improvement", _("Distritos de mejoramiento"), "improvement:home"),
+    ("franchises", _("Franquicias"), "franchises:list"),
     ("import", _("Importar / exportar"), "imports:home"),
     ("rolls", _("Padrones"), "rolls:list"),
     ("whatif", _("Simulación de padrones"), "whatif:page"),

@@ -4,8 +4,10 @@ Every rounding names ROUND_HALF_UP explicitly; nothing here touches floats.
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable, Iterable
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from fractions import Fraction
 
 CENT = Decimal("0.01")
 ZERO = Decimal("0.00")
@@ -45,9 +47,11 @@ def apportion(total: Decimal, weights: Iterable[tuple[Hashable, Decimal]]) -> di
     """
     items = list(weights)
     total_cents = cents(total)
-    weight_sum = sum((w for _, w in items), Decimal(0))
     if not items:
         return {}
+    # Exact rationals: a Decimal quotient rounded to 28 digits could break (or invent) remainder ties.
+    fractions = [(key, Fraction(weight)) for key, weight in items]
+    weight_sum = sum((w for _, w in fractions), Fraction(0))
     if weight_sum == 0:
         if total_cents:
             raise ValueError("cannot apportion a non-zero total over zero weight")
@@ -55,9 +59,9 @@ def apportion(total: Decimal, weights: Iterable[tuple[Hashable, Decimal]]) -> di
     floors: dict[Hashable, int] = {}
     remainders = []
     allotted = 0
-    for key, weight in items:
-        exact = Decimal(total_cents) * weight / weight_sum
-        floor = int(exact.to_integral_value(rounding="ROUND_FLOOR"))
+    for key, weight in fractions:
+        exact = total_cents * weight / weight_sum
+        floor = math.floor(exact)
         floors[key] = floor
         allotted += floor
         remainders.append((exact - floor, weight, key))

@@ -117,24 +117,31 @@ class Bar:
     x: int
     y: int
     height: int
-    label: str
+    cx: int
+    show_label: bool
 
 
-def usage_chart(franchise: Franchise, *, months: int = 24, width: int = 720, height: int = 160) -> dict:
-    """Bars of the last `months` meter readings, laid out for an inline SVG (no JavaScript)."""
+def usage_chart(franchise: Franchise, *, months: int = 24, width: int = 720, height: int = 170) -> dict:
+    """Bars of the last `months` meter readings, laid out for an inline SVG (no JavaScript).
+
+    A month with no extraction gets a thin red mark on the axis, so FRA-10's zeros are visible.
+    """
     readings = list(MeterReading.objects.filter(franchise=franchise).order_by("-month")[:months])[::-1]
     if not readings:
         return {"bars": [], "width": width, "height": height, "max": 0}
     top = max(r.gallons for r in readings) or 1
-    slot = width // max(len(readings), 1)
-    bar_w = max(slot - 4, 2)
-    plot = height - 20
+    slot = width // len(readings)
+    bar_w = max(min(slot - 4, 48), 2)
+    plot = height - 22
+    step = 1 if len(readings) <= 12 else 2
     bars = []
     for i, r in enumerate(readings):
-        h = int(plot * r.gallons / top) if r.gallons else 0
-        bars.append(Bar(month=r.month, gallons=r.gallons, x=i * slot + 2, y=plot - h, height=h,
-                        label=f"{r.month:%m/%y}"))
-    return {"bars": bars, "width": width, "height": height, "bar_width": bar_w, "max": top, "plot": plot}
+        h = max(int(plot * r.gallons / top), 1) if r.gallons else 0
+        x = i * slot + (slot - bar_w) // 2
+        bars.append(Bar(month=r.month, gallons=r.gallons, x=x, y=plot - h, height=h, cx=x + bar_w // 2,
+                        show_label=(len(readings) - 1 - i) % step == 0))
+    return {"bars": bars, "width": width, "height": height, "bar_width": bar_w, "max": top, "plot": plot,
+            "zero_y": plot - 3, "label_y": height - 6}
 
 
 # --- FRA-10 / FRA-7 / FRA-8 -------------------------------------------------------------------------

@@ -93,3 +93,75 @@ def sign_in(page, base_url: str, username: str, password: str = "pw-Test-12345")
     page.fill("#id_username", username)
     page.fill("#id_password", password)
     page.click("form.login-form button[type=submit]")
+
+
+@pytest.fixture
+def celery_worker_process(postgres_only, settings):
+    """A real Celery worker (prefork, one child) on Redis, sharing the test database and media folder.
+
+    Tests using it must be `django_db(transaction=True)` so the worker sees committed rows.
+    Yields a handle with `.send(task, *args)`, `.child_pids()` and `.stop()`.
+    """
+    import signal
+    import subprocess
+    import sys
+    import time
+    import uuid
+
+    from django.db import connection
+
+    from config.celery import app
+
+    redis_url = os.environ.get("REDIS_URL", "")
+    require(bool(redis_url), "needs Redis for a real Celery worker: set REDIS_URL=redis://…")
+    db = connection.settings_dict
+    database_url = f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+    queue = f"test-{uuid.uuid4().hex[:8]}"
+    env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url, "CELERY_VISIBILITY_TIMEOUT": "5",
+           "DJANGO_SETTINGS_MODULE": "config.settings.test", "DJANGO_MEDIA_ROOT": str(settings.MEDIA_ROOT)}
+    cmd = [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", queue, "--pool=prefork",
+           "--concurrency=1", "--loglevel=INFO", "--without-gossip", "--without-mingle", "-n", f"{queue}@%h"]
+    log = open(os.path.join(str(settings.MEDIA_ROOT), f"{queue}.log"), "w+")  # noqa: SIM115
+    proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
+    saved = (app.conf.task_always_eager, app.conf.broker_url, app.conf.task_default_queue)
+    app.conf.task_always_eager = False
+    app.conf.broker_url = redis_url
+    app.conf.task_default_queue = queue
+    app.conf.broker_transport_options = {"visibility_timeout": 5}
+
+    class Handle:
+        process = proc
+
+        @staticmethod
+        def send(task, *args):
+            return task.apply_async(args=args, queue=queue)
+
+        @staticmethod
+        def child_pids() -> list[int]:
+            out = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True, check=False).stdout
+            return [int(p) for p in out.split()]
+
+        @staticmethod
+        def log() -> str:
+            log.flush()
+            log.seek(0)
+            return log.read()
+
+        @staticmethod
+        def stop():
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+                try:
+                    proc.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+
+    deadline = time.time() + 60
+    while time.time() < deadline and "ready." not in Handle.log():
+        if proc.poll() is not None:
+            pytest.fail(f"the Celery worker exited: {Handle.log()[-2000:]}")
+        time.sleep(0.3)
+    yield Handle
+    Handle.stop()
+    app.conf.task_always_eager, app.conf.broker_url, app.conf.task_default_queue = saved
+    log.close()

@@ -38,7 +38,8 @@ def allocate(*, account: Account, funds: Decimal, on: date, kind: str, actor, te
     user = user_or_none(actor)
 
     def entry(**kw) -> LedgerEntry:
-        e = LedgerEntry(account=account, effective_date=on, payment=payment, actor=user, memo=memo, **kw)
+        kw.setdefault("memo", memo)
+        e = LedgerEntry(account=account, effective_date=on, payment=payment, actor=user, **kw)
         result.entries.append(e)
         return e
 

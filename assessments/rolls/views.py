@@ -119,8 +119,23 @@ class RollDetailView(StaffRequiredMixin, TemplateView):
                    overrides=RollOverride.objects.filter(line__roll=roll).select_related(
                        "line", "requested_by", "approved_by"),
                    chart=charts.charges_by_kind(roll), collections=charts.collections_against_total(roll),
-                   can_write=roles.can_write(self.request.user))
+                   can_write=roles.can_write(self.request.user),
+                   water_price_missing=not roll.is_irrigation and not _has_parameter("laj_water_sales", roll),
+                   delinquency_missing=roll.is_irrigation and not _has_parameter("irr_delinquency", roll))
         return ctx
+
+
+def _has_parameter(family: str, roll: Roll) -> bool:
+    """Whether an administrator has entered a parameter family the law leaves to them."""
+    from datetime import date
+
+    from core.parameters import DatabaseParameters
+
+    try:
+        DatabaseParameters().get(family, date(roll.fiscal_year, 6, 30))
+    except LookupError:
+        return False
+    return True
 
 
 class OverrideView(WriterRequiredMixin, FormView):

@@ -145,8 +145,16 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600)}
 # Later issues add their entries here (July 1 rolls, daily deadlines and delinquency).
 CELERY_BEAT_SCHEDULE: dict = {
+    # franchises: FRA-10 (12 months without use) and FRA-7 (renewal not filed) flags; 04:30 Puerto Rico time.
+    "franchises-daily-flags": {"task": "franchises.tasks.franchise_daily_flags",
+                               "schedule": crontab(hour=4, minute=30)},
     # core: open statutory clocks past their due date become MISSED (DEADLINES); 05:00 Puerto Rico time.
     "core-refresh-work-queue": {"task": "core.tasks.refresh_work_queue", "schedule": crontab(hour=5, minute=0)},
+    # IRR-9 / LAJ-6: certified rolls are finalized and billed on July 1; the daily run catches a missed tick.
+    "rolls-finalize-july-1": {"task": "assessments.rolls.tasks.rolls_finalize_due_task",
+                              "schedule": crontab(month_of_year=7, day_of_month=1, hour=0, minute=5)},
+    "rolls-finalize-daily": {"task": "assessments.rolls.tasks.rolls_finalize_due_task",
+                             "schedule": crontab(hour=1, minute=15)},
 }
 
 # Amount fields (ARCHITECTURE.md "Money and dates").

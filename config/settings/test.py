@@ -8,7 +8,8 @@ SECRET_KEY = env("DJANGO_SECRET_KEY", default="test-only-key")
 DEBUG = False
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
-MEDIA_ROOT = tempfile.mkdtemp(prefix="cargos-test-media-")
+# A real worker started by a test gets the test process's media folder through the environment.
+MEDIA_ROOT = env("DJANGO_MEDIA_ROOT", default="") or tempfile.mkdtemp(prefix="cargos-test-media-")
 STATIC_ROOT = tempfile.mkdtemp(prefix="cargos-test-static-")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

@@ -1,16 +1,21 @@
 """The statutory clocks of the improvement districts (DEADLINES: SID-2, SID-3, TID-1-*, TID-4).
 
-Reads the `deadlines` parameters in force on the start date (administrator versions first) and
-Puerto Rico's holidays with the staff's corrections (core.Holiday), then hands both to the pure
-engine in assessments.rules.deadlines.
+Due dates: the `deadlines` parameters in force on the start date (administrator versions first)
+and Puerto Rico's holidays with the staff's corrections (core.workqueue.holidays_for_term), handed
+to the pure engine in assessments.rules.deadlines. Each term is also opened as a Clock in core's
+work queue against the record it concerns, and met when the record shows it was done.
 """
 from __future__ import annotations
 
 from datetime import date
 
+from django.contrib.contenttypes.models import ContentType
+
 from assessments.rules.deadlines import Clock, Deadline, clocks_from_parameters, compute_due, unmoved_due
-from core.holidays_pr import pr_holidays
+from core import workqueue
+from core.daycount import add_months
 from core.parameters import DatabaseParameters
+from districts.improvement import rules
 
 SID_NOTICE = "SID-2"
 SID_REMITTANCE = "SID-3"
@@ -20,28 +25,38 @@ TID_PUBLICATION = "TID-1-PUBLICATION"
 TID_NOTICE = "TID-4"
 
 
-def holidays(years) -> frozenset[date]:
-    """PR legal holidays of `years`, plus days staff added, minus days staff marked as worked."""
-    from core.models import Holiday
-
-    years = list(years)
-    rows = list(Holiday.objects.filter(date__year__in=years).values_list("date", "is_working_day"))
-    added = {d for d, working in rows if not working}
-    worked = {d for d, working in rows if working}
-    return frozenset((pr_holidays(years) | added) - worked)
-
-
 def clock(code: str, start: date) -> Clock:
     version = DatabaseParameters().get("deadlines", start)
     return clocks_from_parameters(version.values)[code]
 
 
-def holidays_around(c: Clock, start: date, years_after: int = 0) -> frozenset[date]:
-    year = unmoved_due(c, start).year
-    return holidays(range(year - 1, year + 2 + years_after))
-
-
 def due(code: str, start: date) -> Deadline:
     """The due date of clock `code` started on `start`, moved past weekends and holidays."""
     c = clock(code, start)
-    return compute_due(c, start, holidays_around(c, start))
+    return compute_due(c, start, workqueue.holidays_for_term(start, unmoved_due(c, start)))
+
+
+def schedule(code: str, start: date, rounds: int) -> list[Deadline]:
+    """SID-2 / TID-4: the first notice round and the yearly ones after it (rules.notice_schedule)."""
+    c = clock(code, start)
+    last = add_months(unmoved_due(c, start), 12 * max(rounds - 1, 0))
+    return rules.notice_schedule(c, start, rounds, workqueue.holidays_for_term(start, last))
+
+
+def open_clock(*, code: str, start: date, due_on: date, target, label: str, district, actor):
+    """Open the work-queue clock for a term (opening it twice changes nothing)."""
+    c = clock(code, start)
+    office = district.collecting_office or district.office
+    return workqueue.clock_open(rule=code, start_date=start, due_date=due_on, target=target, label=label,
+                                start_event=c.start_event, office_id=office.pk if office else None,
+                                office_name=str(office) if office else "", actor=actor)
+
+
+def meet_clock(*, code: str, target, on: date, actor) -> None:
+    """Meet the open work-queue clock `code` of `target` (met in time or late, by its due date)."""
+    from core.models import Clock as QueueClock
+
+    content_type = ContentType.objects.get_for_model(target)
+    for row in QueueClock.objects.filter(rule=code, content_type=content_type, object_id=target.pk,
+                                         met_on__isnull=True):
+        workqueue.clock_meet(clock=row, on=on, actor=actor)

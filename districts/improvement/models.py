@@ -160,6 +160,9 @@ class SidNoticeRound(TimeStampedModel):
     def is_late(self, today: date) -> bool:
         return rules.is_late(self.due_on, self.mailed_on, today)
 
+    def get_absolute_url(self) -> str:
+        return self.resolution.get_absolute_url() + "#notificaciones"
+
     def __str__(self) -> str:
         return f"SID-2 {self.resolution.number} #{self.sequence} ≤ {self.due_on.isoformat()}"
 
@@ -442,6 +445,9 @@ class TidNoticeRound(TimeStampedModel):
 
     def is_late(self, today: date) -> bool:
         return rules.is_late(self.due_on, self.mailed_on, today)
+
+    def get_absolute_url(self) -> str:
+        return self.ordinance.petition.get_absolute_url() + "#cobrador"
 
     def __str__(self) -> str:
         return f"TID-4 {self.ordinance.number} #{self.sequence} ≤ {self.due_on.isoformat()}"

@@ -7,6 +7,7 @@ from datetime import date
 from decimal import Decimal
 
 from django.db.models import Prefetch, Q, QuerySet
+from django.utils.translation import gettext as _
 
 from assessments.rules.sid import admin_expense_check
 from assessments.rules.tid_formula import FormulaError, TidParcel, compute_charges, parcel_charge, parse
@@ -29,6 +30,18 @@ from districts.models import District, Membership, Parcel
 
 def _today(today: date | None) -> date:
     return today or date.today()
+
+
+def due_state(due: date | None, done_on: date | None, today: date) -> dict:
+    """How a statutory term stands: met in time, late, overdue, due today, soon (≤ 7 days) or open."""
+    if due is None:
+        return {"due": None, "done_on": done_on, "state": "none", "days": None}
+    if done_on is not None:
+        state = "met" if done_on <= due else "late"
+        return {"due": due, "done_on": done_on, "state": state, "days": (done_on - due).days}
+    days = (due - today).days
+    state = "overdue" if days < 0 else "today" if days == 0 else "soon" if days <= 7 else "open"
+    return {"due": due, "done_on": None, "state": state, "days": abs(days)}
 
 
 def sid_retention_pct(on: date) -> tuple[Decimal, str]:
@@ -207,7 +220,7 @@ def sid_remittance_report(*, resolution: SidResolution | None = None, today: dat
         if status in ("REMITTED_LATE", "OVERDUE"):
             days_late = ((b.remitted_on or today) - b.remittance_due_on).days
         rows.append({"batch": b, "status": status, "days_late": days_late,
-                     "days_left": (b.remittance_due_on - today).days if status == "PENDING" else None})
+                     "due": due_state(b.remittance_due_on, b.remitted_on, today)})
         totals["collected"] += b.collected
         totals["retained"] += b.retained
         totals["remitted"] += b.remitted
@@ -222,14 +235,7 @@ def sid_remittance_report(*, resolution: SidResolution | None = None, today: dat
 
 
 def notice_rows(rounds, today: date) -> list[dict]:
-    out = []
-    for r in rounds:
-        if r.mailed_on:
-            status = "LATE" if r.mailed_on > r.due_on else "DONE"
-        else:
-            status = "OVERDUE" if today > r.due_on else "PENDING"
-        out.append({"round": r, "status": status})
-    return out
+    return [{"round": r, "due": due_state(r.due_on, r.mailed_on, today)} for r in rounds]
 
 
 def sid_resolution_page(resolution: SidResolution, today: date | None = None) -> dict:
@@ -254,16 +260,16 @@ def sid_next_clock(resolution: SidResolution, today: date) -> dict | None:
     candidates = []
     for r in resolution.notice_rounds.all():
         if r.mailed_on is None:
-            candidates.append({"code": "SID-2", "label": f"Notificación {r.sequence} (FY{r.fiscal_year})",
-                               "due": r.due_on, "late": today > r.due_on})
+            candidates.append({"code": "SID-2", "label": _("Notificación %(k)s (FY%(fy)s)") % {
+                "k": r.sequence, "fy": r.fiscal_year}, "due": due_state(r.due_on, None, today)})
             break
     for b in resolution.batches.all():
         if b.remitted_on is None:
-            candidates.append({"code": "SID-3", "label": f"Remesa del lote {b.received_on:%d/%m/%Y}",
-                               "due": b.remittance_due_on, "late": today > b.remittance_due_on})
+            candidates.append({"code": "SID-3", "label": _("Remesa del lote del %(d)s") % {
+                "d": b.received_on.strftime("%d/%m/%Y")}, "due": due_state(b.remittance_due_on, None, today)})
     if not candidates:
         return None
-    return min(candidates, key=lambda c: c["due"])
+    return min(candidates, key=lambda c: c["due"]["due"])
 
 
 # --- TID pages ---------------------------------------------------------------------------------------
@@ -285,22 +291,23 @@ def tid_next_clock(petition: TidPetition, today: date) -> dict | None:
     after approval) or the association's next certified-mail notice (TID-4)."""
     ordinance = _ordinance_of(petition)
     if petition.status == TidPetition.Status.RECEIVED:
-        return {"code": "TID-1-ORDINANCE", "label": "Ordenanza de la Legislatura", "due": petition.ordinance_due_on,
-                "late": today > petition.ordinance_due_on}
+        return {"code": "TID-1-ORDINANCE", "label": _("Ordenanza de la Legislatura Municipal"),
+                "due": due_state(petition.ordinance_due_on, None, today)}
     if ordinance is None:
         return None
     if ordinance.mayor_decision == TidOrdinance.Decision.PENDING:
         if ordinance.mayor_due_on is None:
-            return {"code": "TID-1-MAYOR", "label": "Registrar recibo por el alcalde", "due": None, "late": False}
-        return {"code": "TID-1-MAYOR", "label": "Decisión del alcalde", "due": ordinance.mayor_due_on,
-                "late": today > ordinance.mayor_due_on}
+            return {"code": "TID-1-MAYOR", "label": _("Registrar el recibo por el alcalde"),
+                    "due": due_state(None, None, today)}
+        return {"code": "TID-1-MAYOR", "label": _("Decisión del alcalde"),
+                "due": due_state(ordinance.mayor_due_on, None, today)}
     if ordinance.mayor_decision == TidOrdinance.Decision.APPROVED and ordinance.published_on is None:
-        return {"code": "TID-1-PUBLICATION", "label": "Publicación en periódico", "due": ordinance.publication_due_on,
-                "late": today > ordinance.publication_due_on}
+        return {"code": "TID-1-PUBLICATION", "label": _("Publicación en un periódico de circulación general"),
+                "due": due_state(ordinance.publication_due_on, None, today)}
     for r in ordinance.notice_rounds.all():
         if r.mailed_on is None:
-            return {"code": "TID-4", "label": f"Notificación certificada {r.sequence} (FY{r.fiscal_year})",
-                    "due": r.due_on, "late": today > r.due_on}
+            return {"code": "TID-4", "label": _("Notificación por correo certificado %(k)s (FY%(fy)s)") % {
+                "k": r.sequence, "fy": r.fiscal_year}, "due": due_state(r.due_on, None, today)}
     return None
 
 
@@ -356,7 +363,8 @@ def home(today: date | None = None) -> dict:
     today = _today(today)
     resolutions = [{"resolution": r, "clock": sid_next_clock(r, today),
                     "late": sum(1 for b in r.batches.all() if b.is_late(today))
-                    + sum(1 for n in r.notice_rounds.all() if n.is_late(today))}
+                    + sum(1 for n in r.notice_rounds.all() if n.is_late(today)),
+                    "charges": r.charges.count()}
                    for r in sid_resolutions()]
     petitions = [{"petition": p, "clock": tid_next_clock(p, today)}
                  for p in tid_petitions().prefetch_related("ordinance__notice_rounds")]

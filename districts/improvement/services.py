@@ -7,8 +7,8 @@ TID (statute 004): the mayor's petition and the Legislature's findings and ordin
 TID-2), the mayor's decision and the publication (TID-1), the collector and association (TID-3,
 TID-4), and the association's account with its 5 % administrative cap and yearly audits (TID-5).
 
-Statutory due dates are computed with the DEADLINES engine and stored on these records (the work
-queue's clocks can be opened from them once core.workqueue exists).
+Statutory due dates are computed with the DEADLINES engine, stored on these records, and opened as
+clocks in core's work queue against the record they concern; doing the act meets the clock.
 """
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 from datetime import date
 from decimal import Decimal
 
+from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -23,7 +24,9 @@ from django.utils.translation import gettext_noop
 
 from assessments.rules.sid import remittance
 from assessments.rules.tid_formula import FormulaError, compute_charges, parse
+from core import workqueue
 from core.audit import audit
+from core.models import Flag
 from core.money import CENT, to_decimal
 from districts.improvement import clocks, rules
 from districts.improvement.errors import AdminCapExceeded, FormulaRefused
@@ -44,7 +47,7 @@ from districts.improvement.models import (
 from districts.improvement.selectors import member_parcels, sid_retention_pct, tid_cap_pct, tid_parcel
 from districts.models import District, Membership, Municipality, Parcel, Party
 
-RECEIPT_LOCKED = gettext_noop("Ya hay notificaciones enviadas: la fecha de recibo no puede cambiar.")
+RECEIPT_RECORDED = gettext_noop("El recibo ya se registró el %(d)s.")
 
 # --- helpers ----------------------------------------------------------------------------------
 
@@ -178,32 +181,48 @@ def sid_charges_set(*, actor, resolution: SidResolution, lines: Iterable[Mapping
 def sid_crim_receipt_record(*, actor, resolution: SidResolution, received_on: date) -> SidResolution:
     """SID-2: CRIM received the certified copy. Opens the notice clock: the first regular-mail notice
     within 180 days, then one every year of the term (each moved past weekends and holidays)."""
-    resolution = SidResolution.objects.select_for_update().get(pk=resolution.pk)
+    resolution = SidResolution.objects.select_for_update().select_related("district").get(pk=resolution.pk)
     if resolution.crim_received_on == received_on and resolution.notice_rounds.exists():
         return resolution
-    if resolution.notice_rounds.filter(mailed_on__isnull=False).exists():
-        raise ValidationError({"received_on": _(RECEIPT_LOCKED)})
+    if resolution.crim_received_on is not None:
+        raise ValidationError({"received_on": _(RECEIPT_RECORDED) % {
+            "d": resolution.crim_received_on.isoformat()}})
     if received_on < resolution.adopted_on:
         raise ValidationError({"received_on": _("El CRIM no puede recibirla antes de adoptarse.")})
-    clock = clocks.clock(clocks.SID_NOTICE, received_on)
-    schedule = rules.notice_schedule(clock, received_on, resolution.term_years,
-                                     clocks.holidays_around(clock, received_on, resolution.term_years))
-    resolution.notice_rounds.all().delete()
+    dues = clocks.schedule(clocks.SID_NOTICE, received_on, resolution.term_years)
     SidNoticeRound.objects.bulk_create([
         SidNoticeRound(resolution=resolution, sequence=k + 1, fiscal_year=resolution.first_fiscal_year + k,
                        due_on=d.due, moved_from=d.moved_from)
-        for k, d in enumerate(schedule)])
+        for k, d in enumerate(dues)])
     resolution.crim_received_on = received_on
-    return _save(resolution, actor=actor, action="sid.resolution.crim_received",
-                 summary=f"{resolution}: CRIM {received_on.isoformat()}",
-                 data={"received_on": received_on.isoformat(), "first_notice_due": schedule[0].due.isoformat(),
-                       "clock": clocks.SID_NOTICE})
+    _save(resolution, actor=actor, action="sid.resolution.crim_received",
+          summary=f"{resolution}: CRIM {received_on.isoformat()}",
+          data={"received_on": received_on.isoformat(), "first_notice_due": dues[0].due.isoformat(),
+                "clock": clocks.SID_NOTICE})
+    _open_notice_clock(resolution.notice_rounds.get(sequence=1), actor=actor)
+    return resolution
+
+
+def _open_notice_clock(notice_round, *, actor) -> None:
+    """SID-2 / TID-4: the work-queue clock of one notice round (started by the receipt)."""
+    if isinstance(notice_round, SidNoticeRound):
+        parent, code = notice_round.resolution, clocks.SID_NOTICE
+        start, district = parent.crim_received_on, parent.district
+        label = _("Notificación SID por correo regular, año %(k)s (FY%(fy)s): %(r)s")
+    else:
+        parent, code = notice_round.ordinance, clocks.TID_NOTICE
+        start, district = parent.association_received_on, parent.petition.district
+        label = _("Notificación TID por correo certificado, año %(k)s (FY%(fy)s): %(r)s")
+    clocks.open_clock(code=code, start=start, due_on=notice_round.due_on, target=notice_round, district=district,
+                      label=label % {"k": notice_round.sequence, "fy": notice_round.fiscal_year, "r": parent},
+                      actor=actor)
 
 
 @transaction.atomic
 def sid_notice_mailed(*, actor, notice_round: SidNoticeRound, mailed_on: date) -> SidNoticeRound:
     """SID-2: CRIM mailed this year's notices (regular mail); late when after the due date."""
-    notice_round = SidNoticeRound.objects.select_for_update().select_related("resolution").get(pk=notice_round.pk)
+    notice_round = SidNoticeRound.objects.select_for_update().select_related(
+        "resolution", "resolution__district").get(pk=notice_round.pk)
     if notice_round.mailed_on == mailed_on:
         return notice_round
     if notice_round.mailed_on is not None:
@@ -212,9 +231,14 @@ def sid_notice_mailed(*, actor, notice_round: SidNoticeRound, mailed_on: date) -
     if received and mailed_on < received:
         raise ValidationError({"mailed_on": _("No puede enviarse antes de que el CRIM reciba la resolución.")})
     notice_round.mailed_on = mailed_on
-    return _save(notice_round, actor=actor, action="sid.notice.mailed",
-                 data={"mailed_on": mailed_on.isoformat(), "due_on": notice_round.due_on.isoformat(),
-                       "late": mailed_on > notice_round.due_on})
+    _save(notice_round, actor=actor, action="sid.notice.mailed",
+          data={"mailed_on": mailed_on.isoformat(), "due_on": notice_round.due_on.isoformat(),
+                "late": mailed_on > notice_round.due_on})
+    clocks.meet_clock(code=clocks.SID_NOTICE, target=notice_round, on=mailed_on, actor=actor)
+    following = notice_round.resolution.notice_rounds.filter(sequence=notice_round.sequence + 1).first()
+    if following is not None:
+        _open_notice_clock(following, actor=actor)
+    return notice_round
 
 
 @transaction.atomic
@@ -242,11 +266,14 @@ def sid_batch_record(*, actor, resolution: SidResolution, received_on: date, col
         resolution=resolution, reference=reference, received_on=received_on, collected=amount,
         retention_pct=pct, retained=result.retained, remitted=result.remitted, parameters_label=label,
         remittance_due_on=deadline.due, remittance_moved_from=deadline.moved_from)
-    return _save(batch, actor=actor, action="sid.batch.record",
-                 summary=f"{resolution.number}: {amount} ({received_on.isoformat()})",
-                 data={"collected": str(amount), "retained": str(result.retained), "remitted": str(result.remitted),
-                       "remittance_due_on": deadline.due.isoformat(), "rule": "SID-3",
-                       "parameters": label})
+    _save(batch, actor=actor, action="sid.batch.record",
+          summary=f"{resolution.number}: {amount} ({received_on.isoformat()})",
+          data={"collected": str(amount), "retained": str(result.retained), "remitted": str(result.remitted),
+                "remittance_due_on": deadline.due.isoformat(), "rule": "SID-3", "parameters": label})
+    clocks.open_clock(code=clocks.SID_REMITTANCE, start=received_on, due_on=deadline.due, target=batch,
+                      district=resolution.district, actor=actor,
+                      label=_("Remesa SID a la Autoridad ($%(m)s): %(r)s") % {"m": result.remitted, "r": resolution})
+    return batch
 
 
 @transaction.atomic
@@ -261,9 +288,11 @@ def sid_batch_remit(*, actor, batch: SidCollectionBatch, remitted_on: date) -> S
         raise ValidationError({"remitted_on": _("La remesa no puede ser anterior al recibo.")})
     batch.remitted_on = remitted_on
     batch.remitted_late = remitted_on > batch.remittance_due_on
-    return _save(batch, actor=actor, action="sid.batch.remit",
-                 data={"remitted_on": remitted_on.isoformat(), "due_on": batch.remittance_due_on.isoformat(),
-                       "late": batch.remitted_late})
+    _save(batch, actor=actor, action="sid.batch.remit",
+          data={"remitted_on": remitted_on.isoformat(), "due_on": batch.remittance_due_on.isoformat(),
+                "late": batch.remitted_late})
+    clocks.meet_clock(code=clocks.SID_REMITTANCE, target=batch, on=remitted_on, actor=actor)
+    return batch
 
 
 @transaction.atomic
@@ -330,6 +359,11 @@ def sid_refund_create(*, actor, resolution: SidResolution, payments: Iterable, d
           data={"total": str(plan.total), "from_authority": str(plan.from_authority),
                 "from_fund": str(plan.from_fund), "from_crim": str(plan.from_crim), "lines": len(plan.lines),
                 "crim_recovery_pending": refund.crim_recovery_pending, "rule": "SID-5"})
+    if refund.crim_recovery_pending:
+        workqueue.flag_raise(
+            kind=Flag.Kind.OTHER, target=refund, rule="SID-5", severity=Flag.Severity.HIGH, opened_on=decided_on,
+            actor=actor, description=_("Recobrar del CRIM su retención de $%(a)s para la devolución de la "
+                                       "resolución %(r)s (SID-5).") % {"a": plan.from_crim, "r": resolution.number})
     return refund
 
 
@@ -346,6 +380,10 @@ def sid_refund_crim_recovered(*, actor, refund: SidRefund, on: date) -> SidRefun
     refund.save(update_fields=["crim_recovery_pending", "crim_recovered_on", "updated_at"])
     audit(actor=actor, action="sid.refund.crim_recovered", target=refund, summary=str(refund),
           data={"on": on.isoformat(), "amount": str(refund.from_crim)})
+    content_type = ContentType.objects.get_for_model(refund)
+    for flag in Flag.objects.filter(content_type=content_type, object_id=refund.pk, rule="SID-5",
+                                    resolved_on__isnull=True):
+        workqueue.flag_resolve(flag=flag, actor=actor, on=on, resolution=_("Retención recobrada del CRIM."))
     return refund
 
 
@@ -359,9 +397,13 @@ def tid_petition_create(*, actor, district: District, municipality: Municipality
     petition = TidPetition(district=district, municipality=municipality, petition_text=petition_text,
                            legislature_received_on=legislature_received_on, ordinance_due_on=deadline.due,
                            ordinance_due_moved_from=deadline.moved_from)
-    return _save(petition, actor=actor, action="tid.petition.create",
-                 data={"district": district.code, "received_on": legislature_received_on.isoformat(),
-                       "ordinance_due_on": deadline.due.isoformat(), "clock": clocks.TID_ORDINANCE})
+    _save(petition, actor=actor, action="tid.petition.create",
+          data={"district": district.code, "received_on": legislature_received_on.isoformat(),
+                "ordinance_due_on": deadline.due.isoformat(), "clock": clocks.TID_ORDINANCE})
+    clocks.open_clock(code=clocks.TID_ORDINANCE, start=legislature_received_on, due_on=deadline.due, target=petition,
+                      district=district, actor=actor,
+                      label=_("Ordenanza de la Legislatura Municipal: %(p)s") % {"p": petition})
+    return petition
 
 
 def _open_petition(petition: TidPetition) -> TidPetition:
@@ -390,9 +432,13 @@ def tid_finding_record(*, actor, petition: TidPetition, factor: str, finding: st
 def tid_petition_deny(*, actor, petition: TidPetition, on: date) -> TidPetition:
     """TID-1: the Legislature declines to authorize the district."""
     petition = _open_petition(petition)
+    if on < petition.legislature_received_on:
+        raise ValidationError({"on": _("No puede ser anterior al recibo de la petición.")})
     petition.status = TidPetition.Status.DENIED
     petition.denied_on = on
-    return _save(petition, actor=actor, action="tid.petition.deny", data={"on": on.isoformat()})
+    _save(petition, actor=actor, action="tid.petition.deny", data={"on": on.isoformat()})
+    clocks.meet_clock(code=clocks.TID_ORDINANCE, target=petition, on=on, actor=actor)
+    return petition
 
 
 def check_formula(text: str, district: District | None = None, on: date | None = None):
@@ -441,6 +487,7 @@ def tid_ordinance_issue(*, actor, petition: TidPetition, number: str, name: str,
                 "formula": ordinance.formula, "expected_amount": str(ordinance.expected_amount)})
     petition.status = TidPetition.Status.ORDINANCE
     petition.save(update_fields=["status", "updated_at"])
+    clocks.meet_clock(code=clocks.TID_ORDINANCE, target=petition, on=issued_on, actor=actor)
     return ordinance
 
 
@@ -470,16 +517,19 @@ def tid_mayor_receipt(*, actor, ordinance: TidOrdinance, received_on: date) -> T
     ordinance = _locked(ordinance)
     if ordinance.mayor_received_on == received_on:
         return ordinance
-    if ordinance.mayor_decision != TidOrdinance.Decision.PENDING:
-        raise ValidationError(_("El alcalde ya decidió."))
+    if ordinance.mayor_received_on is not None:
+        raise ValidationError({"received_on": _(RECEIPT_RECORDED) % {"d": ordinance.mayor_received_on.isoformat()}})
     if received_on < ordinance.issued_on:
         raise ValidationError({"received_on": _("No puede recibirla antes de aprobarse.")})
     deadline = clocks.due(clocks.TID_MAYOR, received_on)
     ordinance.mayor_received_on = received_on
     ordinance.mayor_due_on = deadline.due
-    return _save(ordinance, actor=actor, action="tid.ordinance.mayor_received",
-                 data={"received_on": received_on.isoformat(), "due_on": deadline.due.isoformat(),
-                       "clock": clocks.TID_MAYOR})
+    _save(ordinance, actor=actor, action="tid.ordinance.mayor_received",
+          data={"received_on": received_on.isoformat(), "due_on": deadline.due.isoformat(), "clock": clocks.TID_MAYOR})
+    clocks.open_clock(code=clocks.TID_MAYOR, start=received_on, due_on=deadline.due, target=ordinance,
+                      district=ordinance.petition.district, actor=actor,
+                      label=_("Decisión del alcalde sobre la ordenanza %(o)s") % {"o": ordinance})
+    return ordinance
 
 
 @transaction.atomic
@@ -511,6 +561,11 @@ def tid_mayor_decide(*, actor, ordinance: TidOrdinance, decision: str, decided_o
         petition.status = TidPetition.Status.DISAPPROVED
     _save(ordinance, actor=actor, action="tid.ordinance.mayor_decision", data=data)
     petition.save(update_fields=["status", "updated_at"])
+    clocks.meet_clock(code=clocks.TID_MAYOR, target=ordinance, on=decided_on, actor=actor)
+    if decision == TidOrdinance.Decision.APPROVED:
+        clocks.open_clock(code=clocks.TID_PUBLICATION, start=decided_on, due_on=ordinance.publication_due_on,
+                          target=ordinance, district=petition.district, actor=actor,
+                          label=_("Publicación de la ordenanza %(o)s en un periódico") % {"o": ordinance})
     return ordinance
 
 
@@ -540,6 +595,7 @@ def tid_publication_record(*, actor, ordinance: TidOrdinance, newspaper: str, pu
     petition = ordinance.petition
     petition.status = TidPetition.Status.PUBLISHED
     petition.save(update_fields=["status", "updated_at"])
+    clocks.meet_clock(code=clocks.TID_PUBLICATION, target=ordinance, on=published_on, actor=actor)
     return ordinance
 
 
@@ -582,28 +638,29 @@ def tid_association_receipt(*, actor, ordinance: TidOrdinance, received_on: date
         return ordinance
     if ordinance.collector != TidOrdinance.Collector.ASSOCIATION or ordinance.association_id is None:
         raise ValidationError(_("TID-4: solo una asociación autorizada notifica por correo certificado."))
-    if ordinance.notice_rounds.filter(mailed_on__isnull=False).exists():
-        raise ValidationError({"received_on": _(RECEIPT_LOCKED)})
+    if ordinance.association_received_on is not None:
+        raise ValidationError({"received_on": _(RECEIPT_RECORDED) % {
+            "d": ordinance.association_received_on.isoformat()}})
     if received_on < ordinance.decided_on:
         raise ValidationError({"received_on": _("No puede recibirla antes de la aprobación del alcalde.")})
-    clock = clocks.clock(clocks.TID_NOTICE, received_on)
-    schedule = rules.notice_schedule(clock, received_on, ordinance.term_years,
-                                     clocks.holidays_around(clock, received_on, ordinance.term_years))
-    ordinance.notice_rounds.all().delete()
+    dues = clocks.schedule(clocks.TID_NOTICE, received_on, ordinance.term_years)
     TidNoticeRound.objects.bulk_create([
         TidNoticeRound(ordinance=ordinance, sequence=k + 1, fiscal_year=ordinance.first_fiscal_year + k,
                        due_on=d.due, moved_from=d.moved_from)
-        for k, d in enumerate(schedule)])
+        for k, d in enumerate(dues)])
     ordinance.association_received_on = received_on
-    return _save(ordinance, actor=actor, action="tid.ordinance.association_received",
-                 data={"received_on": received_on.isoformat(), "first_notice_due": schedule[0].due.isoformat(),
-                       "clock": clocks.TID_NOTICE})
+    _save(ordinance, actor=actor, action="tid.ordinance.association_received",
+          data={"received_on": received_on.isoformat(), "first_notice_due": dues[0].due.isoformat(),
+                "clock": clocks.TID_NOTICE})
+    _open_notice_clock(ordinance.notice_rounds.get(sequence=1), actor=actor)
+    return ordinance
 
 
 @transaction.atomic
 def tid_notice_mailed(*, actor, notice_round: TidNoticeRound, mailed_on: date) -> TidNoticeRound:
     """TID-4: the association mailed this year's certified-mail notices; late when after the due date."""
-    notice_round = TidNoticeRound.objects.select_for_update().select_related("ordinance").get(pk=notice_round.pk)
+    notice_round = TidNoticeRound.objects.select_for_update().select_related(
+        "ordinance", "ordinance__petition", "ordinance__petition__district").get(pk=notice_round.pk)
     if notice_round.mailed_on == mailed_on:
         return notice_round
     if notice_round.mailed_on is not None:
@@ -612,9 +669,14 @@ def tid_notice_mailed(*, actor, notice_round: TidNoticeRound, mailed_on: date) -
     if received and mailed_on < received:
         raise ValidationError({"mailed_on": _("No puede enviarse antes de que la asociación reciba la ordenanza.")})
     notice_round.mailed_on = mailed_on
-    return _save(notice_round, actor=actor, action="tid.notice.mailed",
-                 data={"mailed_on": mailed_on.isoformat(), "due_on": notice_round.due_on.isoformat(),
-                       "late": mailed_on > notice_round.due_on})
+    _save(notice_round, actor=actor, action="tid.notice.mailed",
+          data={"mailed_on": mailed_on.isoformat(), "due_on": notice_round.due_on.isoformat(),
+                "late": mailed_on > notice_round.due_on})
+    clocks.meet_clock(code=clocks.TID_NOTICE, target=notice_round, on=mailed_on, actor=actor)
+    following = notice_round.ordinance.notice_rounds.filter(sequence=notice_round.sequence + 1).first()
+    if following is not None:
+        _open_notice_clock(following, actor=actor)
+    return notice_round
 
 
 def _account_facts(ordinance: TidOrdinance) -> list[rules.AccountEntryFact]:

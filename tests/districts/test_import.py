@@ -20,7 +20,7 @@ from districts.imports.service import (
     import_apply,
     import_preview,
 )
-from districts.models import Membership, Municipality, Ownership, Parcel, Party, WaterDelivery
+from districts.models import Municipality, Ownership, Parcel, Party, WaterDelivery
 from tests import factories
 
 PARCELS_CSV = (

@@ -1,0 +1,126 @@
+"""A finalized roll becomes receivables in the money core (IRR-9, LAJ-6) and liens (IRR-10, LAJ-6).
+
+Each line with something to pay becomes one charge document with its installments; before a Lajas
+parcel is liable (LAJ-5), the water it used is sold by the acre-foot and billed the same way.
+Source keys make billing idempotent: a second run creates nothing.
+"""
+from __future__ import annotations
+
+from datetime import date, timedelta
+from decimal import Decimal
+
+from django.db.models import Sum
+
+from assessments.ledger.receivables import ReceivableRow, accounts_for_parcels, receivables_bulk_create
+from assessments.models import Fund, LedgerEntry, Receivable
+from assessments.rolls.models import Roll, RollLine
+from core.money import round_half_up
+from core.parameters import DatabaseParameters
+from districts.models import WaterDelivery
+
+CHUNK = 5000
+FUNDS = {
+    "IRRIGATION": ("riego-bonos", "Fondo de Riego — distritos financiados con bonos", "IRRIGATION", True,
+                   "Ley de riego (estatuto 000), IRR-10"),
+    "LAJAS": ("lajas-explotacion", "Fondo de Explotación — Sistema de Riego del Valle de Lajas", "LAJAS", False,
+              "Ley del Valle de Lajas (estatuto 001), LAJ-1, LAJ-6"),
+}
+
+
+def fund_for(district) -> Fund:
+    code, name, lien_kind, infrastructure, citation = FUNDS[district.kind]
+    return Fund.objects.get_or_create(code=code, defaults={
+        "name": name, "lien_kind": lien_kind, "finances_public_infrastructure": infrastructure,
+        "citation": citation})[0]
+
+
+def source_type(roll: Roll) -> str:
+    return f"rolls.Roll:{roll.pk}"
+
+
+def _row(roll: Roll, line: RollLine, account_id: int, fund: Fund, on: date) -> ReceivableRow | None:
+    payable = [(date.fromisoformat(d["due_date"]), Decimal(d["amount"])) for d in line.detail
+               if Decimal(d["amount"]) > 0]
+    if not payable:
+        return None
+    irrigation = roll.is_irrigation
+    breakdown = {"roll": roll.pk, "district": roll.district.code, "fiscal_year": roll.fiscal_year,
+                 "cadastre": line.cadastre, "weight": str(line.weight), "lines": line.detail,
+                 "parameters": roll.parameters}
+    if not irrigation:   # LAJ-4: receipts and notices show contribution, credit and net
+        breakdown.update(gross=str(line.share), credit=str(line.credit), net=str(line.total))
+    else:
+        breakdown.update(share=str(line.share), total=str(line.total))
+    return ReceivableRow(
+        account_id=account_id, fund_id=fund.pk, office_id=roll.district.collecting_office_id or roll.district.office_id,
+        kind=Receivable.Kind.ROLL_LINE, source_type=source_type(roll), source_id=line.cadastre,
+        installments=tuple(payable), issued_on=on, breakdown=breakdown, creates_lien=True,
+        description=f"{'Cuota de riego' if irrigation else 'Contribución O&M Valle de Lajas'} "
+                    f"FY{roll.fiscal_year} — {line.cadastre}",
+        surcharge_rule=Receivable.SurchargeRule.IRR9 if irrigation else Receivable.SurchargeRule.LAJ7)
+
+
+def bill_roll(*, roll: Roll, actor, on: date) -> int:
+    """Post the roll's charges; returns how many receivables were created (0 on a second run)."""
+    fund = fund_for(roll.district)
+    created = 0
+    lines = RollLine.objects.filter(roll=roll, total__gt=0).order_by("cadastre")
+    batch: list[RollLine] = []
+    for line in lines.iterator(chunk_size=CHUNK):
+        batch.append(line)
+        if len(batch) >= CHUNK:
+            created += _bill_batch(roll, batch, fund, actor, on)
+            batch = []
+    if batch:
+        created += _bill_batch(roll, batch, fund, actor, on)
+    if not roll.is_irrigation:
+        created += bill_water_sales(roll=roll, actor=actor, on=on)
+    Roll.objects.filter(pk=roll.pk).update(billed_at=roll.finalized_at)
+    roll.billed_at = roll.finalized_at
+    return created
+
+
+def _bill_batch(roll, lines, fund, actor, on) -> int:
+    accounts = accounts_for_parcels(line.parcel_id for line in lines)
+    rows = [r for r in (_row(roll, line, accounts[line.parcel_id], fund, on) for line in lines) if r]
+    return receivables_bulk_create(rows=rows, actor=actor).created if rows else 0
+
+
+def bill_water_sales(*, roll: Roll, actor, on: date) -> int:
+    """LAJ-5: a parcel not yet liable pays for the water it used, per acre-foot (parameter `laj_water_sales`)."""
+    params = DatabaseParameters()
+    try:
+        version = params.get("laj_water_sales", on)
+    except LookupError:
+        return 0
+    price = Decimal(str(version.values["price_per_acre_foot"]))
+    fund = fund_for(roll.district)
+    prior = roll.fiscal_year - 1
+    lines = list(RollLine.objects.filter(roll=roll, exempt_reason="NOT_YET_LIABLE"))
+    accounts = accounts_for_parcels(line.parcel_id for line in lines)
+    rows = []
+    for line in lines:
+        used = WaterDelivery.objects.filter(parcel_id=line.parcel_id, fiscal_year=prior).aggregate(
+            af=Sum("af_per_acre"))["af"] or Decimal(0)
+        acre_feet = used * line.weight
+        amount = round_half_up(acre_feet * price)
+        if amount <= 0:
+            continue
+        rows.append(ReceivableRow(
+            account_id=accounts[line.parcel_id], fund_id=fund.pk,
+            office_id=roll.district.collecting_office_id or roll.district.office_id, kind=Receivable.Kind.WATER_SALE,
+            source_type=f"rolls.WaterSale:{roll.pk}", source_id=line.cadastre,
+            installments=((on + timedelta(days=30), amount),), issued_on=on, creates_lien=False,
+            description=f"Venta de agua FY{prior} — {line.cadastre} ({acre_feet:.2f} acre-pies)",
+            breakdown={"rule": "LAJ-5", "acre_feet": str(acre_feet), "price_per_acre_foot": str(price),
+                       "parameters": [version.describe()]}))
+    return receivables_bulk_create(rows=rows, actor=actor).created if rows else 0
+
+
+def roll_collected(roll: Roll) -> Decimal:
+    """What has been collected on the roll's charges (payments net of reversals)."""
+    total = LedgerEntry.objects.filter(
+        receivable__source_type=source_type(roll),
+        kind__in=[LedgerEntry.Kind.PAYMENT, LedgerEntry.Kind.REVERSAL, LedgerEntry.Kind.CREDIT_APPLIED],
+        component=LedgerEntry.Component.PRINCIPAL).aggregate(s=Sum("amount"))["s"] or Decimal(0)
+    return -total

@@ -1,0 +1,64 @@
+"""With a real worker: a worker child killed in the middle of a roll leaves nothing behind, and the
+redelivered task builds the roll exactly once."""
+import os
+import signal
+import time
+from datetime import date
+from decimal import Decimal
+
+import pytest
+from django.core.cache import cache
+
+from assessments.rolls import progress
+from assessments.rolls.models import CertifiedFigures, Roll, RollJob, RollLine
+from assessments.rolls.tasks import roll_generate_task
+from districts.models import Membership, Parcel
+from tests import factories
+from tests.rolls.conftest import IRR_FIGURES
+
+pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+N = 30000
+
+
+def _big_district():
+    district = factories.district()
+    muni = factories.parcel(cadastre="000-000-000-00").municipality
+    Parcel.objects.bulk_create([Parcel(cadastre=f"5{i // 1000000:02d}-{i // 1000 % 1000:03d}-{i % 1000:03d}-01",
+                                       municipality=muni, area_value=Decimal("3.5")) for i in range(N)],
+                               batch_size=5000)
+    ids = Parcel.objects.filter(cadastre__startswith="5").values_list("id", flat=True)
+    Membership.objects.bulk_create([Membership(district=district, parcel_id=pid, included_on=date(1990, 1, 1),
+                                               gravity_acres=Decimal("3.4"), free_period_end=date(2001, 5, 10))
+                                    for pid in ids], batch_size=5000)
+    CertifiedFigures.objects.create(district=district, fiscal_year=2027, figures=IRR_FIGURES, certified_by="DTOP",
+                                    certified_on=date(2026, 5, 1))
+    return district
+
+
+def _wait(predicate, seconds, what):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        if predicate():
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def test_killed_worker_leaves_no_partial_roll_and_redelivery_builds_it_once(celery_worker_process):
+    district = _big_district()
+    job = RollJob.objects.create(district=district, fiscal_year=2027)
+    celery_worker_process.send(roll_generate_task, job.pk)
+
+    _wait(lambda: (cache.get(progress.cache_key(job.pk)) or 0) > 0, 120, "the roll to be half way")
+    children = celery_worker_process.child_pids()
+    assert children, celery_worker_process.log()[-2000:]
+    os.kill(children[0], signal.SIGKILL)
+    time.sleep(1)
+    assert not Roll.objects.filter(district=district).exists()
+    assert RollLine.objects.count() == 0
+
+    _wait(lambda: RollJob.objects.get(pk=job.pk).status == RollJob.Status.DONE, 240, "the redelivered task")
+    roll = Roll.objects.get(district=district, fiscal_year=2027)
+    assert roll.line_count == N + 1
+    assert RollLine.objects.filter(roll=roll).count() == N + 1
+    assert Roll.objects.filter(district=district).count() == 1
