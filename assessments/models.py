@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy as _
 from core.models import TimeStampedModel
 from liens.models import Lien
 
-MONEY = dict(max_digits=14, decimal_places=2)
+MONEY = {"max_digits": 14, "decimal_places": 2}
 USER = settings.AUTH_USER_MODEL
 
 

@@ -132,8 +132,8 @@ class FlagListView(StaffRequiredMixin, ListView):
         assignees = []
         if can_write:
             assignees = [(u.pk, u.get_full_name() or u.username) for u in assignable_users()]
-        ctx.update(assignees=assignees, state=self.state, kind=self.kind, assigned=self.assigned, kinds=Flag.Kind.choices,
-                   can_write=can_write, me=self.request.user.pk)
+        ctx.update(assignees=assignees, state=self.state, kind=self.kind, assigned=self.assigned,
+                   kinds=Flag.Kind.choices, can_write=can_write, me=self.request.user.pk)
         return ctx
 
 
@@ -205,7 +205,8 @@ class VerifyView(View):
         from core.forms import VerifyForm
 
         document = document_by_code(code)
-        context = {"document": document, "code": code, "form": VerifyForm(initial={"code": code} if document is None else None)}
+        form = VerifyForm(initial={"code": code} if document is None else None)
+        context = {"document": document, "code": code, "form": form}
         response = render(request, "core/verify.html", context, status=200 if document else 404)
         response["X-Robots-Tag"] = "noindex, nofollow"
         return response

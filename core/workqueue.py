@@ -100,13 +100,13 @@ def clock_open(*, rule: str, start_date: date, due_date: date, target, label: st
     if existing is not None:
         return existing
     record_label, record_url = _describe(target)
-    fields = dict(rule=rule, label=label[:200], start_event=start_event[:200], start_date=start_date,
-                  due_date=due_date, moves_past_holidays=moves_past_holidays, content_type=content_type,
-                  object_id=object_id, record_label=record_label, record_url=record_url, office_id=office_id,
-                  office_name=office_name[:200], responsible_user=responsible_user, notes=notes)
     try:
         with transaction.atomic():
-            clock = Clock.objects.create(**fields)
+            clock = Clock.objects.create(
+                rule=rule, label=label[:200], start_event=start_event[:200], start_date=start_date,
+                due_date=due_date, moves_past_holidays=moves_past_holidays, content_type=content_type,
+                object_id=object_id, record_label=record_label, record_url=record_url, office_id=office_id,
+                office_name=office_name[:200], responsible_user=responsible_user, notes=notes)
     except IntegrityError:  # the same clock opened at the same moment by another worker
         return Clock.objects.get(rule=rule, content_type=content_type, object_id=object_id, start_date=start_date)
     audit(actor=actor, action="clock.open", target=clock,
@@ -187,7 +187,7 @@ def flag_raise(*, kind: str, target, description: str, severity: int = Flag.Seve
     if kind not in Flag.Kind.values:
         raise ValidationError({"kind": f"unknown flag kind {kind!r}"})
     content_type, object_id = _target_key(target)
-    lookup = dict(kind=kind, content_type=content_type, object_id=object_id, resolved_on__isnull=True)
+    lookup = {"kind": kind, "content_type": content_type, "object_id": object_id, "resolved_on__isnull": True}
     existing = Flag.objects.filter(**lookup).first()
     if existing is not None:
         return existing

@@ -4,7 +4,9 @@ Deterministic: every record comes from `random.Random(f"{seed}:{what}:{index}")`
 is the same parcel whatever `--parcels` says, and a run only adds what is missing (natural keys:
 office name, district code, party `ref`, parcel cadastre, account user name). A second run with
 the same arguments changes nothing. Bulk inserts keep 2,000 parcels to a few seconds; the
-`search_text` the models' `save()` would set is computed here the same way.
+`search_text` the models' `save()` would set is computed here the same way. Bulk inserts write no
+change-history rows: the demo's history starts with the first edit (the audit log has one
+"demo.seed" entry per run that created something).
 
 Addresses are real places (urbanizaciones, barrios, ZIP codes of the municipality); people and
 organizations are invented; phone numbers use the fictional 555-01xx range and e-mail addresses
@@ -20,9 +22,9 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 
+from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import Group, User
 from django.db import transaction
-from simple_history.utils import bulk_create_with_history
 
 from core.audit import audit
 from core.text import fold
@@ -32,7 +34,7 @@ from districts.rules import add_years
 DEFAULT_SEED = 1952
 DEFAULT_PARCELS = 2000
 MIN_PARCELS = 20
-CHANGE_REASON = "seed_demo"
+BATCH = 1000
 
 # ----------------------------------------------------------------------------- reference data
 
@@ -136,7 +138,7 @@ TITLES = {"M": ("Presidente", "Administrador", "Agente residente", "Tesorero"),
 
 OFFICES = [
     {"name": "Departamento de Hacienda — Negociado de Recaudaciones", "kind": Office.Kind.TREASURY,
-     "address_street": "Paseo Covadonga, Edificio Intendente Alejandro Ramírez", "address_number": "10",
+     "address_street": "Paseo Covadonga", "address_number": "10",
      "address_municipality": "San Juan", "address_zip": "00901", "phone": "787-555-0110",
      "email": "recaudaciones@example.com", "issues": False, "collects": True},
     {"name": "Servicio de Riego de la Costa Sur", "kind": Office.Kind.IRRIGATION,
@@ -198,7 +200,7 @@ OWNER_MEMBERSHIPS = {  # liable, with water on record, so the owner's portal has
                       "twelve_months_on": date(1988, 8, 1), "gravity_acres": _q(acres * Decimal("0.6"), FOUR),
                       "pumped_acres": acres - _q(acres * Decimal("0.6"), FOUR), "credit_pct": Decimal("25")},
 }
-OWNER_REF, SPOUSE_REF, PUBLIC_REF = "P-D0001", "P-D0002", "E-AT"
+OWNER_REF, SPOUSE_REF, PUBLIC_REF, BUILDINGS_REF = "P-D0001", "P-D0002", "E-AT", "E-AEP"
 
 ACCOUNTS = [  # username, role, first name, last name
     ("admin", "administrator", "Administración", "del sistema"),
@@ -264,11 +266,12 @@ def _address(rng: random.Random, municipality: str) -> dict:
     place = PLACES[municipality]
     out = {"address_municipality": municipality, "address_zip": rng.choice(place.zips)}
     form = rng.random()
-    if form < 0.55:
+    roads = [r for r in place.roads if r.startswith("Carr.")]
+    if form < 0.55 or (form < 0.85 and not roads):
         out.update(address_urbanization=rng.choice(place.urbanizations),
                    address_street=f"Calle {rng.choice(ESTATES + SAINTS)}", address_number=str(rng.randint(1, 2400)))
     elif form < 0.85:
-        road = rng.choice([r for r in place.roads if r.startswith("Carr.")] or place.roads)
+        road = rng.choice(roads)
         out.update(address_barrio=rng.choice(place.barrios),
                    address_sector=rng.choice(("La Loma", "El Cerro", "Los Pinos", "La Playita", "El Tanque", "")),
                    address_street=f"{road} Km {rng.randint(0, 30)}.{rng.randint(0, 9)}")
@@ -326,7 +329,10 @@ def organization_specs(seed: int, count: int, persons: int) -> list[PartySpec]:
     return specs
 
 
-def fixed_party_specs() -> list[PartySpec]:
+def fixed_party_specs(seed: int) -> list[PartySpec]:
+    def director(index: int) -> str:
+        return "Director Ejecutivo" if person_spec(seed, index).gender == "M" else "Directora Ejecutiva"
+
     return [
         PartySpec(ref=OWNER_REF, given_names="María de los Ángeles", first_surname="Peña", second_surname="Colón",
                   gender="F", email="mdla.pena@example.com", phone="787-555-0199",
@@ -337,9 +343,13 @@ def fixed_party_specs() -> list[PartySpec]:
                   address={"address_municipality": "Juana Díaz", "address_urbanization": "Villa El Encanto",
                            "address_street": "Calle Flamboyán", "address_number": "G-12", "address_zip": "00795"}),
         PartySpec(ref=PUBLIC_REF, kind=Party.Kind.ORGANIZATION, organization_name="Autoridad de Tierras de Puerto Rico",
-                  representative_ref=f"P-{1:05d}", representative_title="Director Ejecutivo",
+                  representative_ref=f"P-{1:05d}", representative_title=director(0),
                   phone="787-555-0190", email="info@tierras.example.com",
                   address={"address_municipality": "San Juan", "address_po_box": "9745", "address_zip": "00908"}),
+        PartySpec(ref=BUILDINGS_REF, kind=Party.Kind.ORGANIZATION, organization_name="Autoridad de Edificios Públicos",
+                  representative_ref=f"P-{2:05d}", representative_title=director(1),
+                  phone="787-555-0191", email="info@aep.example.com",
+                  address={"address_municipality": "San Juan", "address_po_box": "41029", "address_zip": "00940"}),
     ]
 
 
@@ -476,7 +486,7 @@ def parcel_spec(seed: int, index: int, persons: int, organizations: int) -> Parc
         (kind in (IRR, LAJ) and rng.random() < 0.03) or body["use_class"] == Parcel.UseClass.GOVERNMENT)
     spec = ParcelSpec(
         index=index, municipality=municipality, district=district["code"] if district else None,
-        cadastre=f"{place.cadastre_map:03d}-{index // 900 + 1:03d}-{index % 900 + 100:03d}-{rng.randrange(100):02d}",
+        cadastre=f"{place.cadastre_map:03d}-{index % 97 + 1:03d}-{index // 97 + 100:03d}-{rng.randrange(100):02d}",
         barrio=rng.choice(place.barrios), location=location, is_public_land=public, **body)
     if index in OWNER_PARCELS:
         share, start, deed = OWNER_PARCELS[index]
@@ -485,6 +495,9 @@ def parcel_spec(seed: int, index: int, persons: int, organizations: int) -> Parc
             spec.owners.append((SPOUSE_REF, Decimal("100") - Decimal(share), start, None, deed))
         if spec.use_class not in (Parcel.UseClass.AGRICULTURAL, Parcel.UseClass.COMMERCIAL):
             spec.use_class = Parcel.UseClass.AGRICULTURAL if kind in (IRR, LAJ) else Parcel.UseClass.COMMERCIAL
+    elif public and spec.use_class == Parcel.UseClass.GOVERNMENT:
+        spec.owners = [(BUILDINGS_REF, Decimal("100"), _day_between(rng, date(1958, 1, 1), date(1990, 12, 31)), None,
+                        "Certificación de dominio público")]
     elif public:
         spec.owners = [(PUBLIC_REF, Decimal("100"), _day_between(rng, date(1941, 1, 1), date(1975, 12, 31)), None,
                         "Ley de Tierras de Puerto Rico")]
@@ -552,14 +565,14 @@ def _seed_register(seed: int, parcels: int, created: dict[str, int]) -> None:
         created["districts"] += new
 
     persons, organizations = pool_sizes(parcels)
-    fixed = fixed_party_specs()
+    fixed = fixed_party_specs(seed)
     person_specs = [person_spec(seed, j) for j in range(persons)] + [s for s in fixed if s.kind == Party.Kind.PERSON]
     org_specs = organization_specs(seed, organizations, persons) + [s for s in fixed
                                                                     if s.kind == Party.Kind.ORGANIZATION]
     existing_refs = set(Party.objects.filter(ref__in=[s.ref for s in person_specs + org_specs])
                         .values_list("ref", flat=True))
     new_people = [_party(s, municipalities) for s in person_specs if s.ref not in existing_refs]
-    bulk_create_with_history(new_people, Party, batch_size=500, default_change_reason=CHANGE_REASON)
+    Party.objects.bulk_create(new_people, batch_size=BATCH)
     reps = dict(Party.objects.filter(ref__in={s.representative_ref for s in org_specs}).values_list("ref", "pk"))
     new_orgs = []
     for s in org_specs:
@@ -567,7 +580,7 @@ def _seed_register(seed: int, parcels: int, created: dict[str, int]) -> None:
             org = _party(s, municipalities)
             org.representative_id = reps[s.representative_ref]
             new_orgs.append(org)
-    bulk_create_with_history(new_orgs, Party, batch_size=500, default_change_reason=CHANGE_REASON)
+    Party.objects.bulk_create(new_orgs, batch_size=BATCH)
     created["parties"] += len(new_people) + len(new_orgs)
 
     specs = [parcel_spec(seed, i, persons, organizations) for i in range(parcels)]
@@ -586,7 +599,7 @@ def _seed_register(seed: int, parcels: int, created: dict[str, int]) -> None:
         parcel.search_text = fold(" ".join([parcel.cadastre, parcel.municipality.name, parcel.barrio,
                                             parcel.location]))
         new_parcels.append(parcel)
-    bulk_create_with_history(new_parcels, Parcel, batch_size=500, default_change_reason=CHANGE_REASON)
+    Parcel.objects.bulk_create(new_parcels, batch_size=BATCH)
     parcel_ids = dict(Parcel.objects.filter(cadastre__in=[s.cadastre for s in specs]).values_list("cadastre", "pk"))
     party_ids = dict(Party.objects.filter(ref__in={o[0] for s in specs for o in s.owners}).values_list("ref", "pk"))
 
@@ -602,7 +615,7 @@ def _seed_register(seed: int, parcels: int, created: dict[str, int]) -> None:
             deliveries.append(WaterDelivery(parcel_id=parcel_id, fiscal_year=fy, semester=semester,
                                             af_per_acre=amount, offered_only=offered))
     for objs, model in ((ownerships, Ownership), (memberships, Membership), (deliveries, WaterDelivery)):
-        bulk_create_with_history(objs, model, batch_size=500, default_change_reason=CHANGE_REASON)
+        model.objects.bulk_create(objs, batch_size=BATCH)
     created["parcels"] += len(new_parcels)
     created["ownerships"] += len(ownerships)
     created["memberships"] += len(memberships)
@@ -613,12 +626,11 @@ def _seed_accounts(env_password: str | None) -> tuple[list[str], list[str], str 
     existing = set(User.objects.filter(username__in=[a[0] for a in ACCOUNTS]).values_list("username", flat=True))
     missing = [a for a in ACCOUNTS if a[0] not in existing]
     password = (env_password or secrets.token_urlsafe(12)) if missing else None
+    hashed = make_password(password) if missing else None  # one slow hash for all the new accounts
     for username, _role, first, last in missing:
-        user = User.objects.create_user(username=username, password=password, first_name=first, last_name=last,
-                                        email=f"{username}@example.com")
-        if username == "admin":
-            user.is_superuser = user.is_staff = True
-            user.save(update_fields=["is_superuser", "is_staff"])
+        User.objects.create(username=username, password=hashed, first_name=first, last_name=last,
+                            email=f"{username}@example.com", is_superuser=username == "admin",
+                            is_staff=username == "admin")
     for username, role, _first, _last in ACCOUNTS:  # roles and the owner's party, also for older accounts
         user = User.objects.get(username=username)
         group = Group.objects.get(name=role)

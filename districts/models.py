@@ -18,8 +18,8 @@ from districts.reference import CADASTRE, PR_ZIP
 
 zip_validator = RegexValidator(PR_ZIP, _("Código postal de Puerto Rico inválido (006xx, 007xx o 009xx)."))
 cadastre_validator = RegexValidator(CADASTRE, _("Número de catastro inválido: use el formato 000-000-000-00."))
-AREA = dict(max_digits=16, decimal_places=4, validators=[MinValueValidator(Decimal("0"))])
-MONEY = dict(max_digits=14, decimal_places=2)
+AREA = {"max_digits": 16, "decimal_places": 4, "validators": [MinValueValidator(Decimal("0"))]}
+MONEY = {"max_digits": 14, "decimal_places": 2}
 
 
 class Municipality(models.Model):
@@ -256,8 +256,9 @@ class Ownership(TimeStampedModel):
         verbose_name = _("titularidad")
         verbose_name_plural = _("titularidades")
         constraints = [
-            models.CheckConstraint(condition=models.Q(end_date__isnull=True) | models.Q(end_date__gt=models.F("start_date")),
-                                   name="ownership_end_after_start"),
+            models.CheckConstraint(
+                condition=models.Q(end_date__isnull=True) | models.Q(end_date__gt=models.F("start_date")),
+                name="ownership_end_after_start"),
             models.CheckConstraint(condition=models.Q(share_pct__gt=0) & models.Q(share_pct__lte=100),
                                    name="ownership_share_range"),
         ]

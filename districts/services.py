@@ -26,7 +26,8 @@ def record_save(*, actor, instance, action: str):
 
 
 @transaction.atomic
-def parcel_sell(*, actor, parcel: Parcel, buyers: list[tuple[Party, Decimal]], on: date, deed: str = "") -> list[Ownership]:
+def parcel_sell(*, actor, parcel: Parcel, buyers: list[tuple[Party, Decimal]], on: date,
+                deed: str = "") -> list[Ownership]:
     """Record a sale: current ownerships end on `on`, the buyers' start. Charges stay with the land."""
     if not buyers:
         raise ValidationError({"buyers": "Indique al menos un comprador."})

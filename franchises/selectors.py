@@ -10,28 +10,70 @@ from django.contrib.contenttypes.models import ContentType
 from django.db.models import Prefetch, Q, QuerySet
 
 from assessments.rules.deadlines import Clock, Deadline, clocks_from_parameters, compute_due, unmoved_due
+from assessments.rules.parameters import ParameterVersion, in_force, shipped_versions
 from core.daycount import add_days
 from core.models import Clock as CoreClock
 from core.models import Flag
-from core.parameters import DatabaseParameters
 from core.text import fold
-from core.workqueue import holidays_for_term
+from core.workqueue import holidays_between
 from franchises import rules
 from franchises.models import Application, Franchise, Hearing, MeterReading, Proceeding, UsageReport
 
 # --- Statutory clocks (DEADLINES) --------------------------------------------------------------------
 
 
+class DeadlineBook:
+    """DEADLINES due dates, with the parameter versions and holidays looked up once per book.
+
+    Parameters: administrator versions (core.ParameterVersion) and the shipped file, the one in
+    force on the clock's start date (as core.parameters.DatabaseParameters chooses). Holidays:
+    Puerto Rico's legal holidays with the days staff record (core.workqueue.holidays_between), by
+    whole years around the term. One book serves one request or one daily run.
+    """
+
+    FAMILY = "deadlines"
+
+    def __init__(self) -> None:
+        from core.models import ParameterVersion as Row
+
+        rows = Row.objects.filter(family=self.FAMILY)
+        self.versions = [ParameterVersion(r.family, r.version, r.effective_from, r.citation, r.values)
+                         for r in rows] + list(shipped_versions(self.FAMILY))
+        self._clocks: dict[str, dict[str, Clock]] = {}
+        self._years: dict[int, frozenset[date]] = {}
+
+    def clock(self, code: str, on: date) -> Clock:
+        version = in_force(self.versions, on)
+        if version is None:
+            raise LookupError(f"no {self.FAMILY} parameters in force on {on.isoformat()}")
+        label = version.label()
+        if label not in self._clocks:
+            self._clocks[label] = clocks_from_parameters(version.values)
+        return self._clocks[label][code]
+
+    def holidays(self, years) -> frozenset[date]:
+        days: set[date] = set()
+        for y in years:
+            if y not in self._years:
+                self._years[y] = holidays_between(date(y, 1, 1), date(y, 12, 31))
+            days |= self._years[y]
+        return frozenset(days)
+
+    def due(self, code: str, start: date) -> Deadline:
+        c = self.clock(code, start)
+        raw = unmoved_due(c, start)
+        low, high = min(start, raw), max(start, raw)
+        return compute_due(c, start, self.holidays(range(low.year - 1, high.year + 2)))
+
+
 def clock(code: str, on: date) -> Clock:
-    """The DEADLINES clock `code` in force on `on` (administrator versions first, then shipped)."""
-    return clocks_from_parameters(DatabaseParameters().get("deadlines", on).values)[code]
+    """The DEADLINES clock `code` in force on `on`."""
+    return DeadlineBook().clock(code, on)
 
 
 def deadline(code: str, start: date) -> Deadline:
-    """Due date of clock `code` started on `start`, moved per its rule past Puerto Rico's holidays
-    and the ones staff record (core.workqueue.holidays_for_term)."""
-    c = clock(code, start)
-    return compute_due(c, start, holidays_for_term(start, unmoved_due(c, start)))
+    """Due date of clock `code` started on `start`, moved per its rule past weekends and holidays."""
+    return DeadlineBook().due(code, start)
 
 
 # --- Outstanding debt (FRA-7) ------------------------------------------------------------------------
@@ -190,8 +232,9 @@ def franchise_flags(today: date, *, oldest_unpaid_due: Mapping[int, date] | None
     """
     flags: list[FlagResult] = []
     active = Franchise.objects.filter(status=Franchise.Status.ACTIVE).select_related("holder").order_by("number")
-    fra10 = clock("FRA-10", today)
-    fra8 = clock("FRA-8", today)
+    book = DeadlineBook()
+    fra10 = book.clock("FRA-10", today)
+    fra8 = book.clock("FRA-8", today)
     for f in active:
         start = last_use(f, today)
         due = rules.prescription_flag(start, today, fra10)
@@ -200,7 +243,7 @@ def franchise_flags(today: date, *, oldest_unpaid_due: Mapping[int, date] | None
                                     f"Sin uso del caudal desde el {start:%d/%m/%Y}: doce meses consecutivos "
                                     f"cumplidos el {due:%d/%m/%Y} (FRA-10, sec. 8.21)."))
         if f.issue_date <= today:
-            last_day = deadline("FRA-7", f.expiry_date).due
+            last_day = book.due("FRA-7", f.expiry_date).due
             due = rules.renewal_flag(last_day_to_file=last_day, renewal_filed=renewal_filed(f), today=today)
             if due is not None:
                 flags.append(FlagResult(f, "FRA-7", f.expiry_date, due,

@@ -12,6 +12,7 @@ from decimal import Decimal
 from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone
 
 from assessments.rules.deadlines import unmoved_due
 from core import workqueue
@@ -53,17 +54,19 @@ def _meet_clock(*, rule: str, target, on: date, actor, start: date | None = None
         workqueue.clock_meet(clock=clock, on=on, actor=actor)
 
 
-def _refresh_clocks(franchise: Franchise, today: date | None = None, *, actor=None) -> None:
+def _refresh_clocks(franchise: Franchise, today: date | None = None, *, actor=None,
+                    book: selectors.DeadlineBook | None = None) -> None:
     """Keep the FRA-7 and FRA-10 dates on the record for its page, and the FRA-7 clock (the last
     day to file a renewal) open in core's work queue while the franchise is active.
 
     The dates are written with a queryset update: derived dates are not a change of the
     franchise's history.
     """
-    today = today or date.today()
-    renewal = selectors.deadline("FRA-7", franchise.expiry_date).due
+    today = today or timezone.localdate()
+    book = book or selectors.DeadlineBook()
+    renewal = book.due("FRA-7", franchise.expiry_date).due
     last = selectors.last_use(franchise, today)
-    prescription = unmoved_due(selectors.clock("FRA-10", today), last) if last else None
+    prescription = unmoved_due(book.clock("FRA-10", today), last) if last else None
     values = {"renewal_deadline": renewal, "last_use_on": last, "prescription_on": prescription}
     if any(getattr(franchise, k) != v for k, v in values.items()):
         Franchise.objects.filter(pk=franchise.pk).update(**values)
@@ -91,7 +94,7 @@ def franchise_save(*, actor, instance: Franchise, action: str = "franchise") -> 
     instance.full_clean()
     is_new = instance.pk is None
     instance.save()
-    _close_renewal_clocks(instance, date.today(), actor)
+    _close_renewal_clocks(instance, timezone.localdate(), actor)
     _refresh_clocks(instance, actor=actor)
     audit(actor=actor, action=f"{action}.{'create' if is_new else 'update'}", target=instance,
           summary=f"{instance.number} ({instance.tariff_class})",
@@ -599,6 +602,7 @@ def franchise_flags_record(*, today: date, actor=None, oldest_unpaid_due: dict[i
         workqueue.flag_resolve(flag=flag, actor=actor, on=today,
                                resolution=f"Ya no aplica al {today:%d/%m/%Y} (revisión diaria de franquicias).")
         resolved += 1
+    book = selectors.DeadlineBook()
     for f in Franchise.objects.filter(status=Franchise.Status.ACTIVE).select_related("office"):
-        _refresh_clocks(f, today, actor=actor)
+        _refresh_clocks(f, today, actor=actor, book=book)
     return {"raised": raised, "resolved": resolved, "open": len(keep)}

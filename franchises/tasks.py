@@ -4,6 +4,7 @@ from __future__ import annotations
 from datetime import date
 
 from celery import shared_task
+from django.utils import timezone
 
 from franchises import services
 
@@ -13,7 +14,7 @@ from franchises import services
 def franchise_daily_flags(on: str | None = None) -> dict:
     """Daily: FRA-10 (12 months without use) and FRA-7 (renewal not filed) flags.
 
-    Safe to deliver twice: flags are keyed by franchise, rule and due date.
+    Safe to deliver twice: the work queue keeps one open flag per kind and franchise.
     """
-    today = date.fromisoformat(on) if on else date.today()
+    today = date.fromisoformat(on) if on else timezone.localdate()
     return services.franchise_flags_record(today=today)

@@ -35,7 +35,8 @@ class LienAdmin(admin.ModelAdmin):
     @admin.action(description="Dar por satisfechos")
     def satisfy(self, request, queryset):
         for lien in queryset:
-            services.lien_satisfy(lien=lien, on=timezone.localdate(), actor=request.user, reason="Acción de administración")
+            services.lien_satisfy(lien=lien, on=timezone.localdate(), actor=request.user,
+                                  reason="Acción de administración")
         messages.success(request, "Hecho.")
 
     @admin.action(description="Reinstalar (vigentes)")

@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from core.models import TimeStampedModel
 
-MONEY = dict(max_digits=14, decimal_places=2)
+MONEY = {"max_digits": 14, "decimal_places": 2}
 
 
 class Lien(TimeStampedModel):

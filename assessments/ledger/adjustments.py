@@ -90,7 +90,7 @@ def adjustment_approve(*, adjustment: Adjustment, actor, note: str = "") -> Adju
     adj, account = _lock_pending(adjustment, actor)
     user = user_or_none(actor)
     memo = f"{adj.get_kind_display()}: {adj.reason}"[:300]
-    base = dict(account=account, effective_date=adj.effective_date, adjustment=adj, actor=user, memo=memo)
+    base = {"account": account, "effective_date": adj.effective_date, "adjustment": adj, "actor": user, "memo": memo}
     entries: list[LedgerEntry] = []
     if adj.kind == Kind.ADJUSTMENT:
         if adj.installment_id is None:

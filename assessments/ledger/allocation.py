@@ -109,7 +109,8 @@ def refresh_receivables(ids, *, on: date, actor, reason: str = "") -> None:
         if lien is None:
             continue
         if new == Receivable.Status.PAID:
-            lien_services.lien_satisfy(lien=lien, on=on, actor=actor, reason=reason or _("Cargo pagado en su totalidad"))
+            lien_services.lien_satisfy(lien=lien, on=on, actor=actor,
+                                       reason=reason or _("Cargo pagado en su totalidad"))
         elif new == Receivable.Status.WRITTEN_OFF:
             lien_services.lien_release(lien=lien, on=on, actor=actor, reason=reason or _("Cargo dado de baja"))
         elif old != Receivable.Status.OPEN:

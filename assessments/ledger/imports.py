@@ -17,7 +17,12 @@ from decimal import Decimal
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from assessments.ledger.receivables import ReceivableRow, account_for_party, accounts_for_parcels, receivables_bulk_create
+from assessments.ledger.receivables import (
+    ReceivableRow,
+    account_for_party,
+    accounts_for_parcels,
+    receivables_bulk_create,
+)
 from assessments.models import Fund, Receivable
 from core.audit import audit
 from core.money import CENT, ZERO, to_decimal

@@ -51,7 +51,7 @@ class CollectionsReport:
 def collections_by_fund(*, start: date, end: date) -> CollectionsReport:
     """What each fund collected between `start` and `end` (effective dates, inclusive): payments
     and credit applied to its charges, less returned payments, split into principal and surcharge."""
-    period = dict(effective_date__gte=start, effective_date__lte=end)
+    period = {"effective_date__gte": start, "effective_date__lte": end}
     fund_rows = (LedgerEntry.objects.filter(installment__isnull=False, kind__in=COLLECTION_KINDS, **period)
                  .exclude(kind=LedgerEntry.Kind.REVERSAL, reverses__kind__in=[LedgerEntry.Kind.CHARGE,
                                                                              LedgerEntry.Kind.SURCHARGE])

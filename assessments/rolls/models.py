@@ -92,6 +92,9 @@ class RollLine(models.Model):
         verbose_name_plural = _("líneas de padrón")
         constraints = [models.UniqueConstraint(fields=["roll", "parcel"], name="uniq_rollline_roll_parcel")]
 
+    def __str__(self) -> str:
+        return f"{self.cadastre}: {self.total}"
+
 
 class RollOverride(models.Model):
     """A single line's amount changed by staff, with a reason and a second person's approval."""
@@ -117,6 +120,9 @@ class RollOverride(models.Model):
         verbose_name = _("cambio de línea de padrón")
         verbose_name_plural = _("cambios de líneas de padrón")
 
+    def __str__(self) -> str:
+        return f"{self.line.cadastre}: {self.previous_total} → {self.new_total} ({self.get_status_display()})"
+
 
 class RollJob(models.Model):
     """A long roll operation's record; the task updates it so pages and commands show progress."""
@@ -141,3 +147,6 @@ class RollJob(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.operation} {self.district_id} FY{self.fiscal_year}: {self.status}"

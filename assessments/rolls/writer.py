@@ -36,10 +36,10 @@ class LineWriter:
         from assessments.rolls.models import RollLine
 
         table = RollLine._meta.db_table
-        with connection.cursor() as cursor:
-            with cursor.cursor.copy(f"COPY {table} ({', '.join(COLUMNS)}) FROM STDIN") as copy:
-                for row in self.rows:
-                    copy.write_row(row)
+        with connection.cursor() as cursor, cursor.cursor.copy(
+                f"COPY {table} ({', '.join(COLUMNS)}) FROM STDIN") as copy:
+            for row in self.rows:
+                copy.write_row(row)
 
     def _bulk_create(self) -> None:
         from assessments.rolls.models import RollLine

@@ -12,8 +12,8 @@ Streaming, for rolls of a million parcels fed from a database cursor:
 The plan keeps O(1) memory: the district acres, the total in cents and the threshold of the
 largest-remainder ranking (core.money.CentApportionment), so pass 2 recomputes each share from
 the parcel's own acres. Inside the loops amounts are integers — cents, acres in ten-thousandths,
-rates in ten-thousandths of a dollar — so no Decimal context is touched per parcel; Decimals are
-made only when a caller reads `amount`, `share`, `total`. Breakdowns (`explain()`) are built on
+rates in ten-thousandths of a dollar — so the only Decimal operation per parcel is reading its
+acres; Decimals are made only when a caller reads `amount`, `share`, `total`. Breakdowns (`explain()`) are built on
 demand from the few integers each line keeps.
 """
 from __future__ import annotations
@@ -24,7 +24,16 @@ from datetime import date
 from decimal import Decimal
 
 from assessments.rules.parameters import ParameterSource, ParameterVersion
-from core.fiscal import add_months, fiscal_year_of, fiscal_year_start, month_index, period_label, semester_of
+from core.fiscal import (
+    add_months,
+    fiscal_year_of,
+    fiscal_year_start,
+    month_index,
+    period_label,
+    previous_semester,
+    semester_end,
+    semester_of,
+)
 from core.money import CentApportionment, format_cents, plan_apportionment, round_half_up
 
 FREE, STUB, ANNUAL = "free", "stub", "annual"
@@ -91,6 +100,8 @@ class IrrigationFigures:
     hydro_retained: Decimal
     other_income: Decimal
     completion_certified_on: date | None = None
+    # IRR-3: bond amounts a year's assessment could not pay; reported on the roll, never a deficit.
+    unpaid_bond_amounts: Decimal = Decimal("0.00")
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,7 +228,7 @@ class Assessment:
 def check_figures(figures: IrrigationFigures, rules: IrrigationRules) -> None:
     """Refuse figures the rules exclude (IRR-1 one of deficit/surplus is 0; IRR-2 retention cap)."""
     for name in ("bond_interest", "bond_principal", "bonds_outstanding", "om_cost", "deficit", "surplus",
-                 "estimated_hydro_income", "hydro_retained", "other_income"):
+                 "estimated_hydro_income", "hydro_retained", "other_income", "unpaid_bond_amounts"):
         if getattr(figures, name) < 0:
             raise IrrigationInputError(name, "must not be negative")
     if figures.deficit and figures.surplus:
@@ -266,7 +277,7 @@ class IrrigationPlan:
     """Everything pass 2 needs, in O(1) memory: figures, rules, assessment, apportionment threshold."""
 
     __slots__ = ("figures", "rules", "assessment", "district_acre_units", "parcel_count", "apportionment",
-                 "semesters", "_rate_units", "_stub_rate_units", "_water_labels")
+                 "semesters", "_rate_table", "_stub_rate_units", "_water_labels")
 
     def __init__(self, figures: IrrigationFigures, rules: IrrigationRules, assessment: Assessment,
                  apportionment: CentApportionment) -> None:
@@ -282,7 +293,7 @@ class IrrigationPlan:
                           _Semester(2, period_label(fy, 2), s2, s3, month_index(s2)))
         # Year n's rate for n = 1 … last listed year; later years use the last entry.
         last_year = rules.rates[-1][0]
-        self._rate_units = [0] + [_rate_units(rules.rate_for_year(n), "parameters.irr_schedule.rates")
+        self._rate_table = [0] + [_rate_units(rules.rate_for_year(n), "parameters.irr_schedule.rates")
                                   for n in range(1, last_year + 1)]
         self._stub_rate_units = _rate_units(rules.stub_rate, "parameters.irr_schedule.stub_rate")
         self._water_labels: dict[date, tuple[tuple[str, ...], tuple[str, ...]]] = {}
@@ -292,7 +303,8 @@ class IrrigationPlan:
         return _decimal_from_units(self.district_acre_units, ACRE_SCALE)
 
     def rate_units(self, year: int) -> int:
-        table = self._rate_units
+        """IRR-6 ceiling for year `year`, in ten-thousandths of a dollar per acre-year."""
+        table = self._rate_table
         return table[year] if year < len(table) else table[-1]
 
     def water_labels(self, due: date) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -316,9 +328,8 @@ def _last_semester_ended_month_before(due: date) -> tuple[int, int]:
     """(FY, semester) of the last semester whose last day + 1 month is before `due` (IRR-8 b)."""
     fy, sem = semester_of(due)
     for _ in range(3):
-        fy, sem = (fy - 1, 2) if sem == 1 else (fy, 1)
-        last_day = date(fy - 1, 12, 31) if sem == 1 else date(fy, 6, 30)
-        if add_months(last_day, 1) < due:
+        fy, sem = previous_semester(fy, sem)
+        if add_months(semester_end(fy, sem), 1) < due:
             return fy, sem
     raise AssertionError("unreachable: a semester is longer than a month")
 
@@ -445,6 +456,7 @@ class RollTotals:
     billed_total: Decimal
     appropriation_needed: Decimal       # IRR-7: total − billed; negative = excess
     exempt_lines: dict[str, int]
+    unpaid_bond_amounts: Decimal        # IRR-3: shown apart, never part of a later deficit
 
 
 class RollTally:
@@ -475,7 +487,8 @@ class RollTally:
             hydro_income_deducted=a.hydro_income_deducted, base=a.base, margin=a.margin, total=a.total,
             surplus_carried=a.surplus_carried, district_acres=plan.district_acres, parcel_count=self.count,
             shares_total=Decimal(self.shares_cents).scaleb(-2), billed_total=Decimal(self.billed_cents).scaleb(-2),
-            appropriation_needed=Decimal(total_cents - self.billed_cents).scaleb(-2), exempt_lines=dict(self.exempt))
+            appropriation_needed=Decimal(total_cents - self.billed_cents).scaleb(-2), exempt_lines=dict(self.exempt),
+            unpaid_bond_amounts=plan.figures.unpaid_bond_amounts)
 
 
 # --------------------------------------------------------------------------------------------
@@ -519,7 +532,7 @@ def _charge_maker(plan: IrrigationPlan):
     appor = plan.apportionment
     total_cents, weight_sum, threshold = appor.total_cents, appor.weight_sum, appor._threshold
     semesters = plan.semesters
-    rate_table = plan._rate_units
+    rate_table = plan._rate_table
     last_year = len(rate_table) - 1
     stub_rate = plan._stub_rate_units
     completion = plan.figures.completion_certified_on
@@ -531,10 +544,10 @@ def _charge_maker(plan: IrrigationPlan):
 
     def make(parcel: IrrigationParcel) -> ParcelCharge:
         pid = parcel.id
-        acres = parcel.acres
-        a = int(acres * ACRE_SCALE)
-        if a != acres * ACRE_SCALE or a < 0:
-            raise IrrigationInputError("acres", f"an area ≥ 0 with at most 4 decimals: {acres}")
+        scaled = parcel.acres * ACRE_SCALE
+        a = int(scaled)
+        if a != scaled or a < 0:
+            raise IrrigationInputError("acres", f"an area ≥ 0 with at most 4 decimals: {parcel.acres}")
         # IRR-5: floor of the exact share, plus the extra cent when within the largest-remainder threshold.
         if weight_sum:
             share, r = divmod(total_cents * a, weight_sum)

@@ -188,7 +188,9 @@ def read_figures(payload: dict) -> IrrigationFigures:
     fiscal_year = r.integer("fiscal_year", minimum=1901, maximum=9999)
     amounts = {name: r.money(name) for name in _MONEY_FIELDS}
     completion = r.date("completion_certified_on", required=False, nullable=True)
-    return IrrigationFigures(fiscal_year=fiscal_year, completion_certified_on=completion, **amounts)
+    unpaid = r.money("unpaid_bond_amounts", required=False) or Decimal("0.00")   # IRR-3, optional
+    return IrrigationFigures(fiscal_year=fiscal_year, completion_certified_on=completion,
+                             unpaid_bond_amounts=unpaid, **amounts)
 
 
 def read_parcel(raw: object, i: int) -> IrrigationParcel:
@@ -270,6 +272,7 @@ def compute(payload: dict, params: ParameterSource) -> dict:
         "billed_total": amount_text(totals.billed_total),
         "appropriation_needed": amount_text(totals.appropriation_needed),
         "exempt_lines": totals.exempt_lines,
+        "unpaid_bond_amounts": amount_text(totals.unpaid_bond_amounts),
         "parcels": parcels_out,
         "parameters": [v.describe() for v in rules.versions],
         "citations": dict(CITATIONS),

@@ -256,7 +256,11 @@ def lajas_plan(figures: LajasFigures, weights: Iterable[tuple[Hashable, Decimal,
 
     def units():
         for pid, gravity, pumped in weights:
-            yield pid, _units(gravity, "gravity_acres") * fd + _units(pumped, "pumped_acres") * fn
+            g, p = gravity * ACRE_SCALE, pumped * ACRE_SCALE
+            gi, pi = int(g), int(p)
+            if gi != g or pi != p or gi < 0 or pi < 0:
+                raise LajasInputError("parcels", f"{pid!r}: areas ≥ 0 with at most 4 decimals")
+            yield pid, gi * fd + pi * fn
 
     try:
         apportionment = plan_apportionment(int(assessment.total * 100), units())
@@ -422,13 +426,15 @@ def liability_start(completed_on: date | None) -> date | None:
 def contributions(plan: LajasPlan, parcels: Iterable[LajasParcel],
                   tally: RollTally | None = None) -> Iterator[ParcelContribution]:
     """Pass 2: yield each parcel's ParcelContribution in input order; checks the gross adds up at the end."""
+    make = _contribution_maker(plan)
+    add = tally.add if tally is not None else None
     gross = count = 0
     for parcel in parcels:
-        row = parcel_contribution(plan, parcel)
+        row = make(parcel)
         gross += row.gross_cents
         count += 1
-        if tally is not None:
-            tally.add(row)
+        if add is not None:
+            add(row)
         yield row
     expected = plan.apportionment.total_cents if plan.apportionment.weight_sum else 0
     if count == plan.apportionment.count and gross != expected:
@@ -437,24 +443,52 @@ def contributions(plan: LajasPlan, parcels: Iterable[LajasParcel],
 
 
 def parcel_contribution(plan: LajasPlan, parcel: LajasParcel) -> ParcelContribution:
-    """LAJ-3 gross, LAJ-5 liability, LAJ-4 credit, LAJ-6 installments for one parcel (integers only)."""
-    weight = plan.weight_units(parcel.gravity_acres, parcel.pumped_acres)
-    gross = plan.apportionment.cents(parcel.id, weight)
-    completed = parcel.twelve_months_completed_on
-    # LAJ-5: liable from the July 1 after completion, i.e. when completion is before the FY starts.
-    if completed is None or completed >= plan.fy_start:
-        return ParcelContribution(parcel.id, weight, gross, 0, 0, (), NOT_YET_LIABLE, parcel, plan)
-    pct = parcel.credit_pct
-    if pct:
-        num, den = plan.credit_ratio(pct)
-        credit = round_half_up_div(gross * num, den)
-    else:
-        credit = 0
-    net = gross - credit
-    first = (net + 1) // 2          # split_halves: round_half_up(net / 2), net ≥ 0 cents
+    """LAJ-3 gross, LAJ-5 liability, LAJ-4 credit, LAJ-6 installments for one parcel."""
+    return _contribution_maker(plan)(parcel)
+
+
+def _contribution_maker(plan: LajasPlan):
+    """The per-parcel rule kernel with the plan's constants bound once (integers only inside)."""
+    appor = plan.apportionment
+    total_cents, weight_sum, threshold = appor.total_cents, appor.weight_sum, appor._threshold
+    fn, fd = plan.factor_num, plan.factor_den
+    fy_start = plan.fy_start
     s1, s2 = plan.installment_dates
-    return ParcelContribution(parcel.id, weight, gross, credit, net, ((s1, first), (s2, net - first)), None,
-                              parcel, plan)
+    credit_ratio = plan.credit_ratio
+    ratios = plan._credit_ratios
+
+    def make(parcel: LajasParcel) -> ParcelContribution:
+        pid = parcel.id
+        g, p = parcel.gravity_acres * ACRE_SCALE, parcel.pumped_acres * ACRE_SCALE
+        gi, pi = int(g), int(p)
+        if gi != g or pi != p or gi < 0 or pi < 0:
+            raise LajasInputError("parcels", f"{pid!r}: areas ≥ 0 with at most 4 decimals")
+        weight = gi * fd + pi * fn
+        # LAJ-3: floor of the exact gross plus the extra cent within the largest-remainder threshold.
+        if weight_sum:
+            gross, r = divmod(total_cents * weight, weight_sum)
+            if threshold is not None and (r > threshold[0] or (r == threshold[0] and (
+                    weight > threshold[1] or (weight == threshold[1] and (threshold[2] is None
+                                                                          or pid <= threshold[2]))))):
+                gross += 1
+        else:
+            gross = 0
+        completed = parcel.twelve_months_completed_on
+        # LAJ-5: liable from the July 1 after completion, i.e. when completion is before the FY starts.
+        if completed is None or completed >= fy_start:
+            return ParcelContribution(pid, weight, gross, 0, 0, (), NOT_YET_LIABLE, parcel, plan)
+        pct = parcel.credit_pct
+        if pct:
+            num, den = ratios.get(pct) or credit_ratio(pct)
+            credit = (2 * gross * num + den) // (2 * den)      # LAJ-4: round_half_up(gross × pct / 100)
+        else:
+            credit = 0
+        net = gross - credit
+        first = (net + 1) // 2                                 # LAJ-6 split_halves: round_half_up(net / 2)
+        return ParcelContribution(pid, weight, gross, credit, net, ((s1, first), (s2, net - first)), None,
+                                  parcel, plan)
+
+    return make
 
 
 # --------------------------------------------------------------------------------------------

@@ -223,9 +223,7 @@ class SidRefund(TimeStampedModel):
     class Meta:
         verbose_name = _("devolución SID")
         verbose_name_plural = _("devoluciones SID")
-        constraints = [models.CheckConstraint(
-            condition=models.Q(total=models.F("from_authority") + models.F("from_fund") + models.F("from_crim")),
-            name="sid_refund_sources_add_up")]
+        # The sources add up to the total (rules.refund_plan); not a CHECK: SQLite sums decimals as floats.
 
     def get_absolute_url(self) -> str:
         return self.resolution.get_absolute_url() + "#devolucion"
@@ -248,12 +246,7 @@ class SidRefundLine(models.Model):
         ordering = ["refund", "parcel__cadastre", "party_id"]
         verbose_name = _("línea de devolución SID")
         verbose_name_plural = _("líneas de devolución SID")
-        constraints = [
-            models.UniqueConstraint(fields=["refund", "parcel", "party"], name="uniq_sid_refund_line"),
-            models.CheckConstraint(
-                condition=models.Q(paid=models.F("from_authority") + models.F("from_fund") + models.F("from_crim")),
-                name="sid_refund_line_adds_up"),
-        ]
+        constraints = [models.UniqueConstraint(fields=["refund", "parcel", "party"], name="uniq_sid_refund_line")]
 
     def __str__(self) -> str:
         return f"{self.parcel} {self.party}: {self.paid}"

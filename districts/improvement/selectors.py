@@ -347,12 +347,16 @@ def tid_petition_page(petition: TidPetition, today: date | None = None) -> dict:
         and len(findings) == len(rules.FACTORS),
         "next_clock": tid_next_clock(petition, today),
         "members": member_parcels(petition.district, today).count(),
+        "ordinance_clock": due_state(petition.ordinance_due_on,
+                                     ordinance.issued_on if ordinance else petition.denied_on, today),
     }
     if ordinance is not None:
         try:
             ctx["preview"] = tid_formula_preview(petition.district, ordinance.formula, ordinance.expected_amount, today)
         except FormulaRefused as exc:
             ctx["preview_error"] = exc.text
+        ctx["mayor_clock"] = due_state(ordinance.mayor_due_on, ordinance.decided_on, today)
+        ctx["publication_clock"] = due_state(ordinance.publication_due_on, ordinance.published_on, today)
         ctx["notices"] = notice_rows(ordinance.notice_rounds.all(), today)
         ctx["account"] = tid_account_summary(ordinance, today)
     return ctx

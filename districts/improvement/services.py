@@ -152,6 +152,7 @@ def sid_charge_set(*, actor, resolution: SidResolution, parcel: Parcel, annual_c
     _refuse_sid1(other)
     if other:
         raise TypeError(f"unexpected fields: {', '.join(sorted(other))}")
+    resolution = SidResolution.objects.select_related("district").get(pk=resolution.pk)
     amount = _money(annual_charge, "annual_charge")
     if amount < 0:
         raise ValidationError({"annual_charge": _("El cargo anual no puede ser negativo.")})
@@ -247,6 +248,7 @@ def sid_batch_record(*, actor, resolution: SidResolution, received_on: date, col
     """SID-3: CRIM received a batch of collections. 5 % retained (rounded once on the batch), the
     rest remitted to the Authority within 90 days of receipt, moved past weekends and holidays.
     Recording the same batch twice changes nothing."""
+    resolution = SidResolution.objects.select_for_update().select_related("district").get(pk=resolution.pk)
     amount = _money(collected, "collected")
     if amount < 0:
         raise ValidationError({"collected": _("El recaudo no puede ser negativo.")})
@@ -607,6 +609,10 @@ def tid_collector_set(*, actor, ordinance: TidOrdinance, collector: str, copy_se
     ordinance = _locked(ordinance)
     if ordinance.mayor_decision != TidOrdinance.Decision.APPROVED:
         raise ValidationError(_("La ordenanza no está aprobada por el alcalde."))
+    wanted_association = association.pk if association and collector == TidOrdinance.Collector.ASSOCIATION else None
+    if (ordinance.collector, ordinance.association_id, ordinance.copy_sent_to_crim_on) == (
+            collector, wanted_association, copy_sent_to_crim_on):
+        return ordinance  # nothing changes
     if collector == TidOrdinance.Collector.ASSOCIATION:
         if not ordinance.association_authorized:
             raise ValidationError({"collector": _("TID-3: la ordenanza no autoriza a la asociación a cobrar.")})

@@ -495,7 +495,9 @@ def preview_or_error(district, formula: str, expected_amount) -> dict:
     try:
         return {"preview": selectors.tid_formula_preview(district, formula, amount), "formula": formula}
     except FormulaRefused as exc:
-        return {"error": exc, "formula": formula}
+        pos = min(max(exc.position, 0), len(formula))
+        return {"error": exc, "formula": formula, "before": formula[:pos], "at": formula[pos:pos + 1],
+                "after": formula[pos + 1:]}
 
 
 class TidPreviewView(WriterRequiredMixin, TemplateView):

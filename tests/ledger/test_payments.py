@@ -164,8 +164,8 @@ def test_bad_input_is_refused_and_changes_nothing(account, charge, batch, cashie
     charge([(date(2025, 7, 1), "100.00")])
     for kw in ({"amount": D("0")}, {"amount": D("1.001")}, {"method": "GOLD"},
                {"method": "CHECK"}, {"paid_on": date(2999, 1, 1)}):
-        args = dict(account=account, amount=D("10.00"), method="CASH", paid_on=date(2025, 7, 2), payer="x",
-                    idempotency_key="bad", batch=batch, actor=cashier)
+        args = {"account": account, "amount": D("10.00"), "method": "CASH", "paid_on": date(2025, 7, 2), "payer": "x",
+                    "idempotency_key": "bad", "batch": batch, "actor": cashier}
         args.update(kw)
         with pytest.raises(ValidationError):
             payment_record(**args)

@@ -104,7 +104,7 @@ def test_irr1_deficit_and_surplus_cannot_both_be_set():
 
 
 def test_irr5_shares_add_up_and_ties_go_to_the_lower_id():
-    # 1.00 over three equal parcels: 33 cents each, the extra cent to the lowest id.
+    # 1.01 over three equal parcels: 33 cents each and 2 left, one each to the two lowest ids.
     figs = figures(bond_interest=D("0.96"), completion=None)      # 0.96 + 5 % (0.048 → 0.05) = 1.01
     parcels = [parcel(None, acres="1", pid=p) for p in ("C", "A", "B")]
     charges, totals = roll(parcels, figs)
@@ -405,6 +405,14 @@ def _with(path_value):
 ])
 def test_invalid_input_names_the_field(changes, field):
     assert _error(_with(changes)).field == field
+
+
+def test_irr3_unpaid_bond_amounts_are_reported_apart_not_as_deficit():
+    payload = copy.deepcopy(EXAMPLE)
+    payload["unpaid_bond_amounts"] = "1000.00"
+    out = run("irrigation-roll", payload)
+    assert (out["unpaid_bond_amounts"], out["base"]) == ("1000.00", "508250.00")
+    assert run("irrigation-roll", EXAMPLE)["unpaid_bond_amounts"] == "0.00"
 
 
 def test_first_water_on_exactly_a_year_before_is_accepted():

@@ -173,8 +173,10 @@ def test_laj4_balanced_factor_leaves_credits_within_cents():
 
 
 @pytest.mark.parametrize(("due", "grace"), [
-    (date(2026, 7, 1), date(2026, 8, 30)), (date(2027, 1, 1), date(2027, 3, 2)), (date(2028, 1, 1), date(2028, 3, 1)),
-    (date(2026, 7, 2), date(2026, 8, 31)), (date(2026, 12, 2), date(2027, 1, 31)), (date(2026, 12, 30), date(2027, 2, 28)),
+    (date(2026, 7, 1), date(2026, 8, 30)), (date(2027, 1, 1), date(2027, 3, 2)),
+    (date(2028, 1, 1), date(2028, 3, 1)),                                            # through Feb 29
+    (date(2026, 7, 2), date(2026, 8, 31)), (date(2026, 12, 2), date(2027, 1, 31)),   # grace ending on month ends
+    (date(2026, 12, 30), date(2027, 2, 28)),
 ])
 def test_laj7_grace_end_is_due_plus_60_days(due, grace):
     assert lajas.grace_end(due, RULES) == grace

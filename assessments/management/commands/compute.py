@@ -32,7 +32,11 @@ class Command(BaseCommand):
 
     def _read(self, source: str):
         try:
-            text = sys.stdin.read() if source == "-" else open(source, encoding="utf-8").read()
+            if source == "-":
+                text = sys.stdin.read()
+            else:
+                with open(source, encoding="utf-8") as fh:
+                    text = fh.read()
         except OSError as exc:
             raise ComputeInputError("input", f"cannot read {source}: {exc.strerror}") from exc
         try:

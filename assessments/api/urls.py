@@ -1,0 +1,9 @@
+from django.urls import path
+
+from assessments.api import ledger
+
+urlpatterns = [
+    path("payments/", ledger.PaymentRecordApi.as_view(), name="payment_record"),
+    path("accounts/<int:pk>/statement/", ledger.AccountStatementApi.as_view(), name="account_statement"),
+    path("receivables/", ledger.ReceivableListApi.as_view(), name="receivable_list"),
+]

@@ -1,0 +1,60 @@
+"""Receipts (*recibos*) as issued PDF documents through core's document service."""
+from __future__ import annotations
+
+from django.contrib.contenttypes.models import ContentType
+from django.db import transaction
+from django.db.models import Sum
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from assessments.models import LedgerEntry, Payment
+
+
+def receipt_document(payment: Payment):
+    """The receipt already issued for `payment`, if any."""
+    from core.models import Document
+
+    return (Document.objects.filter(kind=Document.Kind.RECEIPT, object_id=payment.pk,
+                                    content_type=ContentType.objects.get_for_model(Payment))
+            .order_by("-created_at").first())
+
+
+def receipt_context(payment: Payment) -> dict:
+    entries = list(payment.entries.exclude(kind=LedgerEntry.Kind.REVERSAL)
+                   .select_related("receivable", "receivable__office", "installment").order_by("id"))
+    lines = []
+    for e in entries:
+        if e.kind == LedgerEntry.Kind.SURCHARGE:
+            continue
+        if e.component == LedgerEntry.Component.CREDIT:
+            label = _("Crédito a favor de la cuenta") if e.amount < 0 else _("Saldo no asignado")
+        else:
+            what = _("Recargo") if e.component == LedgerEntry.Component.SURCHARGE else _("Principal")
+            label = f"{e.receivable.payment_reference} · {e.receivable.description} · {_('plazo')} " \
+                    f"{e.installment.seq} · {what}"
+        lines.append({"description": label, "amount": -e.amount})
+    offices = [e.receivable.office for e in entries if e.receivable_id]
+    account = payment.account
+    owners = []
+    if account.parcel_id:
+        owners = [o.party for o in account.parcel.ownerships.filter(end_date__isnull=True).select_related("party")]
+    balance_after = (LedgerEntry.objects.filter(account=account, posted_at__lte=max(
+        (e.posted_at for e in entries), default=timezone.now())).aggregate(t=Sum("amount"))["t"])
+    return {"payment": payment, "account": account, "lines": lines, "total": payment.amount,
+            "office": offices[0] if offices else None, "owners": owners, "balance_after": balance_after,
+            "breakdowns": {e.receivable.pk: e.receivable.breakdown for e in entries if e.receivable_id}}
+
+
+@transaction.atomic
+def receipt_issue(*, payment: Payment, actor, language: str = "es"):
+    """Issue the receipt PDF once (a second call returns the same document)."""
+    from core.documents.services import document_render
+
+    found = receipt_document(payment)
+    if found is not None:
+        return found
+    context = receipt_context(payment)
+    owner_ids = [p.pk for p in context["owners"]] + ([payment.payer_party_id] if payment.payer_party_id else [])
+    return document_render(template_name="assessments/ledger/receipt_pdf.html", context=context, kind="RECEIPT",
+                           title=_("Recibo de pago %(n)s") % {"n": payment.receipt_number},
+                           owner_party_ids=owner_ids, related=payment, actor=actor, language=language)
