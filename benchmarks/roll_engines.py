@@ -76,13 +76,19 @@ def laj_inputs(n: int, seed: int = 11) -> tuple[lajas.LajasFigures, list[lajas.L
     return figures, parcels
 
 
+def _peak_mib() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
 def _measure(label: str, n: int, run) -> None:
+    inputs_mib = _peak_mib()
     wall0, cpu0 = time.perf_counter(), time.process_time()
     produced = run()
     wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
-    peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"{label:<34} wall {wall:7.2f} s  cpu {cpu:7.2f} s  {n / wall:>10,.0f} parcels/s  "
-          f"peak RSS {peak_mib:,.0f} MiB  ({produced})", flush=True)
+    peak_mib = _peak_mib()
+    print(f"{label:<34} wall {wall:6.2f} s  cpu {cpu:6.2f} s  {n / wall:>8,.0f} parcels/s (wall)  "
+          f"{n / cpu:>8,.0f} parcels/s (cpu)  peak RSS {peak_mib:,.0f} MiB ({inputs_mib:,.0f} MiB with the inputs "
+          f"alone)\n    {produced}", flush=True)
 
 
 def bench_irr(n: int, keep: bool) -> None:

@@ -11,6 +11,7 @@ api_v1 = [
     path("franchises/", include("franchises.api.urls")),
     path("improvement/", include("districts.improvement.api.urls")),
     path("", include("assessments.api.urls")),
+    path("", include("liens.api.urls")),
     path("compute/<str:calculation>/", ComputeView.as_view(), name="compute"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
@@ -30,6 +31,7 @@ urlpatterns = [
     path("padrones/", include("assessments.rolls.urls")),
     path("cobros/", include("assessments.urls")),
     path("distritos-mejoramiento/", include("districts.improvement.urls")),
+    path("gravamenes/", include("liens.urls")),
     path("api/v1/", include((api_v1, "api"))),
 ]
 

@@ -13,6 +13,7 @@ STAFF_NAV = [
     ("districts", _("Distritos"), "districts:district_list"),
     ("offices", _("Oficinas"), "districts:office_list"),
     ("improvement", _("Distritos de mejoramiento"), "improvement:home"),
+    ("liens", _("Gravámenes"), "liens:queue"),
     ("franchises", _("Franquicias"), "franchises:list"),
     ("import", _("Importar / exportar"), "imports:home"),
     ("rolls", _("Padrones"), "rolls:list"),

@@ -10,11 +10,17 @@ from franchises.models import Application, Franchise, Hearing, MeterReading, Pro
 
 
 class MeterReadingInline(admin.TabularInline):
+    """Read-only here: readings are recorded through the service (lecturas page or the reading admin)."""
+
     model = MeterReading
     extra = 0
     fields = ["month", "gallons", "origin", "entered_by"]
-    readonly_fields = ["entered_by"]
+    readonly_fields = fields
     ordering = ["-month"]
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
 
 
 @admin.register(Franchise)

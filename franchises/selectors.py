@@ -163,7 +163,7 @@ class Bar:
     show_label: bool
 
 
-def usage_chart(franchise: Franchise, *, months: int = 24, width: int = 720, height: int = 170) -> dict:
+def usage_chart(franchise: Franchise, *, months: int = 24, width: int = 960, height: int = 170) -> dict:
     """Bars of the last `months` meter readings, laid out for an inline SVG (no JavaScript).
 
     A month with no extraction gets a thin red mark on the axis, so FRA-10's zeros are visible.

@@ -25,6 +25,40 @@ def add_errors(form, exc: ValidationError) -> None:
         form.add_error(None, exc.messages)
 
 
+HISTORY_TYPES = {"+": _("Creación"), "~": _("Cambio"), "-": _("Eliminación")}
+HISTORY_SKIP = {"created_at", "updated_at"}
+
+
+def _shown(field, value) -> str:
+    if value in (None, ""):
+        return "—"
+    if field.is_relation:
+        obj = field.related_model.objects.filter(pk=value).first()
+        return str(obj) if obj else str(value)
+    if field.choices:
+        return str(dict(field.flatchoices).get(value, value))
+    return str(value)
+
+
+def history_rows(records, limit: int = 20) -> list[dict]:
+    """Each historical record with what changed from the one before (field: old → new)."""
+    records = list(records.select_related("history_user")[:limit + 1])
+    rows = []
+    for i, rec in enumerate(records[:limit]):
+        changes = []
+        prev = records[i + 1] if i + 1 < len(records) else None
+        if prev is not None:
+            opts = rec.instance_type._meta
+            for c in rec.diff_against(prev).changes:
+                if c.field in HISTORY_SKIP:
+                    continue
+                field = opts.get_field(c.field)
+                changes.append(f"{field.verbose_name}: {_shown(field, c.old)} → {_shown(field, c.new)}")
+        rows.append({"date": rec.history_date, "user": rec.history_user, "type": HISTORY_TYPES.get(rec.history_type),
+                     "changes": changes})
+    return rows
+
+
 class ServiceFormView(WriterRequiredMixin, FormView):
     """Form → one service call → message → the record's page. Subclasses set `perform`."""
 
@@ -99,7 +133,7 @@ class FranchiseDetailView(StaffRequiredMixin, DetailView):
         ctx["applications"] = f.applications.all()
         ctx["proceedings"] = f.proceedings.all()
         ctx["exemption_citation"] = rules.EXEMPTIONS.get(f.exemption, "")
-        ctx["history"] = f.history.select_related("history_user")[:20]
+        ctx["history"] = history_rows(f.history.all())
         ctx["can_write"] = roles.can_write(self.request.user)
         ctx["application_kinds"] = Application.Kind.choices
         ctx.update(selectors.work_queue_for(f))
@@ -208,7 +242,7 @@ class ApplicationDetailView(StaffRequiredMixin, DetailView):
         ctx = super().get_context_data(**kwargs)
         app = self.object
         ctx["can_write"] = roles.can_write(self.request.user)
-        ctx["history"] = app.history.select_related("history_user")[:15]
+        ctx["history"] = history_rows(app.history.all(), 15)
         if ctx["can_write"] and app.is_open:
             ctx["review_form"] = forms.ApplicationReviewForm(application=app)
         return ctx
@@ -423,7 +457,7 @@ class ProceedingDetailView(StaffRequiredMixin, DetailView):
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
         ctx["can_write"] = roles.can_write(self.request.user)
-        ctx["history"] = self.object.history.select_related("history_user")[:15]
+        ctx["history"] = history_rows(self.object.history.all(), 15)
         return ctx
 
 

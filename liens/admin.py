@@ -2,7 +2,7 @@ from django.contrib import admin, messages
 from django.utils import timezone
 
 from liens import services
-from liens.models import Lien
+from liens.models import Lien, LienRuling
 
 
 @admin.register(Lien)
@@ -45,3 +45,23 @@ class LienAdmin(admin.ModelAdmin):
             services.lien_reinstate(lien=lien, on=timezone.localdate(), actor=request.user,
                                     reason="Acción de administración")
         messages.success(request, "Hecho.")
+
+
+@admin.register(LienRuling)
+class LienRulingAdmin(admin.ModelAdmin):
+    """Read-only: rulings are recorded and revoked by legal reviewers on the lien pages (services
+    check the role, re-rank the parcel and write the audit entry)."""
+
+    list_display = ["reference", "parcel", "higher", "lower", "decided_by", "decided_at"]
+    search_fields = ["reference", "parcel__cadastre", "note"]
+    list_select_related = ["parcel", "higher", "lower", "decided_by"]
+    date_hierarchy = "decided_at"
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

@@ -11,6 +11,7 @@ from decimal import Decimal
 from django.conf import settings
 from django.core.validators import MinValueValidator
 from django.db import models
+from django.db.models.functions import Greatest, Least
 from django.utils.translation import gettext_lazy as _
 
 from core.models import TimeStampedModel
@@ -78,3 +79,38 @@ class Lien(TimeStampedModel):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} — {self.parcel} ({self.amount})"
+
+
+class LienRuling(TimeStampedModel):
+    """A legal ruling (*resolución*) that decides one pair of liens on a parcel (LIEN-2 step 1, `RULING`).
+
+    Recorded only by a legal reviewer; it outranks every statutory vote, so it resolves a
+    conflict between two statutes or breaks a cycle. One ruling per unordered pair of liens.
+    """
+
+    parcel = models.ForeignKey("districts.Parcel", on_delete=models.PROTECT, related_name="lien_rulings",
+                               verbose_name=_("parcela"))
+    higher = models.ForeignKey(Lien, on_delete=models.PROTECT, related_name="rulings_as_higher",
+                               verbose_name=_("gravamen de rango superior"))
+    lower = models.ForeignKey(Lien, on_delete=models.PROTECT, related_name="rulings_as_lower",
+                              verbose_name=_("gravamen de rango inferior"))
+    reference = models.CharField(_("referencia"), max_length=120,
+                                 help_text=_("Número de la sentencia, resolución u opinión legal."))
+    note = models.TextField(_("fundamento"), blank=True)
+    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
+                                   verbose_name=_("decidida por"))
+    decided_at = models.DateTimeField(_("fecha de la decisión"))
+
+    class Meta:
+        ordering = ["parcel", "decided_at", "id"]
+        verbose_name = _("resolución sobre rango de gravámenes")
+        verbose_name_plural = _("resoluciones sobre rango de gravámenes")
+        constraints = [
+            models.CheckConstraint(condition=~models.Q(higher=models.F("lower")), name="lien_ruling_two_liens"),
+            # One ruling per unordered pair: (a, b) and (b, a) are the same pair.
+            models.UniqueConstraint(Least("higher", "lower"), Greatest("higher", "lower"),
+                                    name="uniq_lien_ruling_pair"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.reference}: #{self.higher_id} > #{self.lower_id}"

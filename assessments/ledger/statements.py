@@ -41,6 +41,13 @@ class StatementInstallment:
     def total_due(self) -> Decimal:
         return self.principal_open + self.surcharge_open + self.accrued_surcharge
 
+    @property
+    def rule_label(self) -> str:
+        """The rule ID where there is one (LAJ-7, IRR-9), else the rule's name."""
+        if self.surcharge_rule in (sr.LAJ7, sr.IRR9):
+            return self.surcharge_rule
+        return str(Receivable.SurchargeRule(self.surcharge_rule).label)
+
 
 @dataclass(frozen=True)
 class Statement:

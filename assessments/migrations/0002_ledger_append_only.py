@@ -12,7 +12,8 @@ MESSAGE = "assessments_ledgerentry is append-only: post a reversal or an adjustm
 POSTGRES_UP = [
     f"""CREATE OR REPLACE FUNCTION assessments_ledger_append_only() RETURNS trigger AS $$
 BEGIN
-    RAISE EXCEPTION '{MESSAGE} (% refused)', TG_OP USING ERRCODE = 'integrity_constraint_violation';
+    -- No percent placeholder here: the statement goes through a DB-API cursor that reads it as a parameter.
+    RAISE EXCEPTION USING MESSAGE = '{MESSAGE} (' || TG_OP || ' refused)', ERRCODE = 'integrity_constraint_violation';
 END;
 $$ LANGUAGE plpgsql""",
     f"""CREATE TRIGGER assessments_ledger_append_only BEFORE UPDATE OR DELETE ON {TABLE}

@@ -5,5 +5,11 @@ from assessments.portal import views
 app_name = "portal"
 urlpatterns = [
     path("", views.PortalHomeView.as_view(), name="home"),
+    path("activar/", views.PortalActivateView.as_view(), name="activate"),
     path("parcelas/<int:pk>/", views.PortalParcelView.as_view(), name="parcel"),
+    path("avisos/", views.PortalNoticeListView.as_view(), name="notices"),
+    path("avisos/<int:pk>/pdf/", views.PortalNoticePdfView.as_view(), name="notice_pdf"),
+    path("cuentas/<int:pk>/", views.PortalAccountView.as_view(), name="account"),
+    path("pagos/", views.PortalPaymentListView.as_view(), name="payments"),
+    path("pagos/<int:pk>/recibo/", views.PortalReceiptPdfView.as_view(), name="receipt_pdf"),
 ]

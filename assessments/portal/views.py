@@ -1,9 +1,23 @@
-"""The owners' portal: an owner sees their own parcels and documents, nothing else."""
-from django.contrib.auth.mixins import LoginRequiredMixin
-from django.shortcuts import redirect
-from django.views.generic import TemplateView
+"""The owners' portal: an owner sees their own parcels, accounts, notices and payments, nothing else.
 
-from assessments.portal import selectors
+Every record comes through an `access_*` selector (404 for anything not theirs); every PDF
+download is logged (core DocumentDownloadLog).
+"""
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.mixins import LoginRequiredMixin
+from django.core.exceptions import ValidationError
+from django.http import FileResponse, Http404
+from django.shortcuts import redirect
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views import View
+from django.views.generic import FormView, TemplateView
+
+from assessments.portal import selectors, services
+from assessments.portal.forms import ActivationForm
 from core import roles
 
 
@@ -14,13 +28,42 @@ class OwnerRequiredMixin(LoginRequiredMixin):
         return super().dispatch(request, *args, **kwargs)
 
 
+def pdf_response(request, document, *, filename: str) -> FileResponse:
+    """Send an issued document's PDF and log the download (who, when, from where)."""
+    from core.documents.services import document_download_record
+
+    document_download_record(document=document, user=request.user, ip=request.META.get("REMOTE_ADDR"))
+    response = FileResponse(document.file.open("rb"), content_type="application/pdf", filename=filename)
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+def notice_pdf_response(request, notice) -> FileResponse:
+    from assessments.notices.services import notice_document
+
+    return pdf_response(request, notice_document(notice=notice), filename=f"{notice.display_number}.pdf")
+
+
+def receipt_pdf_response(request, payment) -> FileResponse:
+    document = selectors.payment_receipt(payment)
+    if document is None:
+        raise Http404("no receipt was issued for this payment")
+    return pdf_response(request, document, filename=f"recibo-{payment.receipt_number}.pdf")
+
+
 class PortalHomeView(OwnerRequiredMixin, TemplateView):
     template_name = "portal/home.html"
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
-        ctx["party"] = selectors.access_party(self.request.user)
-        ctx["parcels"] = selectors.owner_parcels(self.request.user)
+        user = self.request.user
+        ctx["party"] = selectors.access_party(user)
+        ctx["parcels"] = selectors.owner_parcels(user)
+        accounts = list(selectors.owner_accounts(user))
+        balances = selectors.account_balances(accounts)
+        ctx["accounts"] = [(a, balances.get(a.pk, 0)) for a in accounts]
+        ctx["notices"] = selectors.owner_notices(user)[:5]
+        ctx["payments"] = selectors.owner_payments(user)[:5]
         return ctx
 
 
@@ -29,5 +72,79 @@ class PortalParcelView(OwnerRequiredMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
-        ctx["parcel"] = selectors.access_parcel(self.request.user, self.kwargs["pk"])
+        user = self.request.user
+        parcel = selectors.access_parcel(user, self.kwargs["pk"])
+        account = getattr(parcel, "account", None)
+        today = timezone.localdate()
+        ctx.update(parcel=parcel, account=account, today=today,
+                   open_installments=selectors.open_charges(account, as_of=today) if account else [],
+                   notices=selectors.parcel_notices(user, parcel),
+                   payments=selectors.owner_payments(user).filter(account__parcel=parcel) if account else [])
         return ctx
+
+
+class PortalNoticeListView(OwnerRequiredMixin, TemplateView):
+    template_name = "portal/notices.html"
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        ctx["notices"] = selectors.owner_notices(self.request.user)
+        return ctx
+
+
+class PortalNoticePdfView(OwnerRequiredMixin, View):
+    def get(self, request, pk):
+        return notice_pdf_response(request, selectors.access_notice(request.user, pk))
+
+
+class PortalAccountView(OwnerRequiredMixin, TemplateView):
+    template_name = "portal/account.html"
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        today = timezone.localdate()
+        result = selectors.owner_statement(self.request.user, self.kwargs["pk"], as_of=today)
+        ctx.update(account=result.statement.account, st=result.statement, since=result.since,
+                   opening=result.opening, entries=result.entries, today=today)
+        return ctx
+
+
+class PortalPaymentListView(OwnerRequiredMixin, TemplateView):
+    template_name = "portal/payments.html"
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        payments = list(selectors.owner_payments(self.request.user))
+        ctx["payments"] = [(p, selectors.payment_receipt(p)) for p in payments]
+        return ctx
+
+
+class PortalReceiptPdfView(OwnerRequiredMixin, View):
+    def get(self, request, pk):
+        return receipt_pdf_response(request, selectors.access_payment(request.user, pk))
+
+
+class PortalActivateView(FormView):
+    """Public: an owner creates their portal account with the code printed on their notice."""
+
+    template_name = "portal/activate.html"
+    form_class = ActivationForm
+
+    def dispatch(self, request, *args, **kwargs):
+        if request.user.is_authenticated:
+            return redirect("portal:home" if roles.is_owner(request.user) else "home")
+        return super().dispatch(request, *args, **kwargs)
+
+    def form_valid(self, form):
+        data = form.cleaned_data
+        try:
+            user = services.portal_activate(code=data["code"], cadastre=data["cadastre"], username=data["username"],
+                                            password=data["password1"])
+        except ValidationError as exc:
+            for field, errors in exc.message_dict.items():
+                target = "password1" if field == "password" else field
+                form.add_error(target if target in form.fields else None, errors)
+            return self.form_invalid(form)
+        login(self.request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(self.request, _("Su cuenta quedó activada. Bienvenido(a) al portal de dueños."))
+        return redirect("portal:home")

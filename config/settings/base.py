@@ -36,6 +36,7 @@ INSTALLED_APPS = [
     "franchises",
     "assessments",
     "assessments.rolls",
+    "assessments.notices",
 ]
 
 MIDDLEWARE = [

@@ -100,6 +100,13 @@ def parse_decimal(value: Any, ctx: Resolver) -> Decimal | None:
     return number
 
 
+def parse_percent(value: Any, ctx: Resolver) -> Decimal | None:
+    number = parse_decimal(value, ctx)
+    if number is not None and not Decimal("0") <= number <= Decimal("100"):
+        raise CellError(_("Debe ser un porcentaje entre 0 y 100."))
+    return number
+
+
 def parse_int(value: Any, ctx: Resolver) -> int | None:
     number = parse_decimal(value, ctx)
     if number is None:
@@ -328,7 +335,7 @@ class Column:
     export: Callable[[Any], Any] | None = None
     required: bool = False  # a new record needs a value
     aliases: tuple[str, ...] = ()
-    reference: str = ""  # "parcel", "party", "district": preloaded in bulk
+    reference: str = ""  # a foreign key found by the resolver: "municipality", "parcel", "party", "district"
     is_text: bool = True  # exported as text (guarded against formulas)
 
     def value_of(self, instance) -> Any:
@@ -506,7 +513,7 @@ PARTIES = PartiesKind(
         Column("address_municipality", "address_municipality", L("Municipio (nombre o código)"),
                parse=parse_municipality,
                export=lambda obj: obj.address_municipality.name if obj.address_municipality_id else "",
-               aliases=("municipio",)),
+               aliases=("municipio",), reference="municipality"),
         text("address_zip", label=L("Código postal (006xx, 007xx, 009xx)"), parse=parse_zip,
              aliases=("codigo postal", "zip")),
     ),
@@ -520,7 +527,8 @@ PARCELS = ParcelsKind(
         text("cadastre", label=L("Número de catastro (clave, 000-000-000-00)"), required=True,
              aliases=("catastro", "numero de catastro")),
         Column("municipality", "municipality", L("Municipio (nombre o código)"), parse=parse_municipality,
-               export=lambda obj: obj.municipality.name, required=True, aliases=("municipio",)),
+               export=lambda obj: obj.municipality.name, required=True, aliases=("municipio",),
+               reference="municipality"),
         text("barrio", label=L("Barrio")),
         text("location", label=L("Dirección física"), aliases=("ubicacion", "direccion fisica", "direccion")),
         number("area_value", L("Cabida según registro"), required=True, aliases=("cabida", "area")),
@@ -544,7 +552,7 @@ OWNERSHIPS = OwnershipsKind(
         Column("party_ref", "party", L("Referencia del dueño"), parse=parse_party,
                export=lambda obj: party_ref(obj.party), required=True,
                aliases=("dueno", "referencia del dueno", "persona"), reference="party"),
-        number("share_pct", L("Participación (%)"), aliases=("participacion", "porcentaje")),
+        number("share_pct", L("Participación (%)"), parse=parse_percent, aliases=("participacion", "porcentaje")),
         day("start_date", L("Desde (AAAA-MM-DD)"), required=True, aliases=("desde", "fecha inicial")),
         day("end_date", L("Hasta (AAAA-MM-DD, vacío si sigue vigente)"), aliases=("hasta", "fecha final")),
         text("deed", label=L("Escritura o documento"), aliases=("escritura", "documento")),
@@ -569,7 +577,8 @@ MEMBERSHIPS = MembershipsKind(
         day("first_water_on", L("Primera agua recibida u ofrecida"), aliases=("primera agua",)),
         day("free_period_end", L("Fin del período libre (IRR-4)"), aliases=("fin periodo libre",)),
         day("twelve_months_on", L("Doce meses de agua cumplidos (LAJ-5)"), aliases=("doce meses",)),
-        number("credit_pct", L("Crédito por derecho de agua (%) (LAJ-4)"), aliases=("credito", "credito (%)")),
+        number("credit_pct", L("Crédito por derecho de agua (%) (LAJ-4)"), parse=parse_percent,
+               aliases=("credito", "credito (%)")),
     ),
 )
 

@@ -320,19 +320,33 @@ def _build(spec: ImportKind, mapping: dict[str, str], outcome: RowOutcome, value
 
     if outcome.errors:
         return
-    try:
-        instance.full_clean()
-    except ValidationError as exc:
-        _add_validation_errors(spec, mapping, outcome, values, exc)
-        return
-    outcome.instance = instance
     if outcome.action == UPDATE:
         after = {name: _display(spec.by_name[name], instance) for name in mapping}
         if outcome.pending_representative:
             after["representative_ref"] = outcome.pending_representative
         outcome.changes = [(mapping[n], before[n], after[n]) for n in mapping if not _same(before[n], after[n])]
-        if not outcome.changes:
+        if not outcome.changes:  # the record stays as it is: nothing to validate or write
             outcome.action = UNCHANGED
+            outcome.instance = instance
+            return
+    try:
+        _validate(spec, instance)
+    except ValidationError as exc:
+        _add_validation_errors(spec, mapping, outcome, values, exc)
+        return
+    outcome.instance = instance
+
+
+def _validate(spec: ImportKind, instance) -> None:
+    """The model's full_clean(), less the look-ups this module has already done for the whole file.
+
+    Foreign keys were read from the database by the resolver, and uniqueness is the natural key
+    (checked against the register and within the file), so those per-row queries are skipped;
+    field validators, `clean()` and check constraints run as usual. `record_save` runs the
+    complete full_clean() again when the file is applied.
+    """
+    resolved = [c.field for c in spec.columns if c.reference]
+    instance.full_clean(exclude=resolved, validate_unique=False)
 
 
 def _same(before: str, after: str) -> bool:

@@ -126,7 +126,7 @@ class SidResolutionView(StaffRequiredMixin, TemplateView):
         ctx = super().get_context_data(**kwargs)
         ctx.update(selectors.sid_resolution_page(self.get_resolution()))
         for name, cls in self.page_forms.items():
-            ctx[name] = kwargs.get(name) or cls(**self.form_kwargs(name))
+            ctx[name] = kwargs.get(name) or cls(auto_id=f"{name}_%s", **self.form_kwargs(name))
         ctx["can_write"] = roles.can_write(self.request.user)
         return ctx
 
@@ -142,7 +142,8 @@ class SidActionView(SidResolutionView):
         raise NotImplementedError
 
     def post(self, request, *args, **kwargs):
-        form = self.page_forms[self.form_name](request.POST, request.FILES, **self.form_kwargs(self.form_name))
+        form = self.page_forms[self.form_name](request.POST, request.FILES, auto_id=f"{self.form_name}_%s",
+                                               **self.form_kwargs(self.form_name))
         if form.is_valid():
             try:
                 message = self.perform(form)
@@ -322,7 +323,7 @@ class TidPetitionView(StaffRequiredMixin, TemplateView):
         ctx = super().get_context_data(**kwargs)
         ctx.update(selectors.tid_petition_page(self.get_petition()))
         for name, cls in self.page_forms.items():
-            ctx[name] = kwargs.get(name) or cls(initial=self.initial(name))
+            ctx[name] = kwargs.get(name) or cls(initial=self.initial(name), auto_id=f"{name}_%s")
         ctx["can_write"] = roles.can_write(self.request.user)
         if "typed_preview" in kwargs:
             ctx["typed_preview"] = kwargs["typed_preview"]
@@ -339,7 +340,7 @@ class TidActionView(TidPetitionView):
         raise NotImplementedError
 
     def post(self, request, *args, **kwargs):
-        form = self.page_forms[self.form_name](request.POST, request.FILES)
+        form = self.page_forms[self.form_name](request.POST, request.FILES, auto_id=f"{self.form_name}_%s")
         extra = {}
         if form.is_valid():
             try:
@@ -377,7 +378,7 @@ class TidOrdinanceView(TidActionView):
 
     def post(self, request, *args, **kwargs):
         if "preview" in request.POST:  # the page's preview without JavaScript
-            form = self.page_forms[self.form_name](request.POST)
+            form = self.page_forms[self.form_name](request.POST, auto_id=f"{self.form_name}_%s")
             return self.render_to_response(self.get_context_data(
                 **{self.form_name: form}, typed_preview=preview_or_error(
                     self.get_petition().district, request.POST.get("formula", ""),

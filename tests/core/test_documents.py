@@ -295,3 +295,13 @@ def test_missing_document_is_404_for_staff(staff_client):
     assert staff_client.get(reverse("core:document_pdf", args=[999999])).status_code == 404
     assert DocumentDownloadLog.objects.count() == 0
 
+
+
+def test_admin_reads_documents_and_download_logs(client, make_user, issued, staff_user):
+    document_download_record(document=issued, user=staff_user, ip="127.0.0.1")
+    admin_user = make_user("admin.docs", "administrator", is_staff=True, is_superuser=True)
+    client.force_login(admin_user)
+    for name in ("admin:core_document_changelist", "admin:core_documentdownloadlog_changelist"):
+        assert client.get(reverse(name)).status_code == 200
+    assert client.get(reverse("admin:core_document_change", args=[issued.pk])).status_code == 200
+    assert client.get(reverse("admin:core_document_add")).status_code == 403

@@ -302,3 +302,15 @@ def test_home_lists_clocks_due_soon_overdue_and_open_flags(staff_client, staff_u
     assert "Ana" in html  # the assignee and the responsible user
     assert "Conflicto de gravámenes" in html
     assert "Distritos" in html and "Actividad reciente" in html  # the existing parts stay
+
+
+def test_admin_lists_clocks_and_flags(client, make_user, district, parcel):
+    admin_user = make_user("admin.core", "administrator", is_staff=True, is_superuser=True)
+    client.force_login(admin_user)
+    open_clock("FRA-5", D("2026-10-02"), district)
+    flag_raise(kind=Flag.Kind.ARREARS, target=parcel, description="Atraso")
+    for name in ("admin:core_clock_changelist", "admin:core_flag_changelist"):
+        assert client.get(reverse(name)).status_code == 200
+    clock = Clock.objects.get()
+    assert client.get(reverse("admin:core_clock_change", args=[clock.pk])).status_code == 200
+    assert client.get(reverse("admin:core_clock_add")).status_code == 403

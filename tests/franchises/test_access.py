@@ -6,7 +6,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 def _routes(namespace: str):
     for p in get_resolver().url_patterns:
         if isinstance(p, URLResolver) and p.namespace == namespace:
-            return [(f"{namespace}:{q.name}", {k: 1 for k in q.pattern.regex.groupindex})
+            return [(f"{namespace}:{q.name}", dict.fromkeys(q.pattern.regex.groupindex, 1))
                     for q in p.url_patterns if isinstance(q, URLPattern) and q.name]
     return []
 

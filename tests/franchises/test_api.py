@@ -85,3 +85,10 @@ def test_renewal_decision_needs_the_debt_and_uses_billing_when_registered(api, m
     body = refused.json()
     assert refused.status_code == 200
     assert (body["status"], body["outstanding_debt"], body["debt_source"]) == ("DENIED", "310.00", "billing")
+
+
+def test_openapi_schema_includes_the_franchise_endpoints(api):
+    response = api.get("/api/v1/schema/")
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert "/api/v1/franchises/applications/{id}/decide/" in body

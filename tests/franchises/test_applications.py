@@ -263,7 +263,7 @@ def test_cancellation_needs_closure_evidence_then_cancels(make_franchise):
     with pytest.raises(ValidationError):
         decide(app)
     app = services.application_review(actor=None, application=app,
-                                      documents={c: True for c in app.required_documents}, fee_paid=False,
+                                      documents=dict.fromkeys(app.required_documents, True), fee_paid=False,
                                       controversy=False, changes_conditions=False)
     assert app.status == "UNDER_REVIEW"
     assert decide(app).status == "GRANTED"

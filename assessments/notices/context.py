@@ -1,0 +1,277 @@
+"""What a notice says, gathered from its receivable, its snapshot and the surcharge terms in force.
+
+`addressees_for` takes the snapshot when a notice is numbered; `notice_context` builds the
+template context when its PDF is rendered. A RenderCache carries what many notices of one run
+share (surcharge terms, districts, offices), so a chunk of 200 asks the database once for them.
+"""
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from decimal import Decimal, InvalidOperation
+
+from django.db.models import Sum
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from assessments.ledger.surcharges import TermsCache
+from assessments.models import LedgerEntry, Receivable
+from assessments.notices import rules, texts
+from assessments.notices.barcode import code128_data_uri
+from core.money import ZERO
+from districts.models import District, Ownership, Party
+
+PROGRAM_NOUN = {
+    "IRR": gettext_lazy("Cuota de riego"), "LAJ": gettext_lazy("Contribución de operación y mantenimiento"),
+    "SID": gettext_lazy("Cargo por beneficio"), "TID": gettext_lazy("Cargo del distrito de mejoramiento turístico"),
+    "FRA": gettext_lazy("Tarifa de franquicia de agua"), "OTHER": gettext_lazy("Cargo"),
+}
+EXEMPT_REASONS = {
+    "WATER_BELOW_MINIMUM": "IRR-8", "NOT_YET_LIABLE": "LAJ-5", "FREE_PERIOD": "IRR-4",
+}
+PERIOD = re.compile(r"FY(\d{4})-S([12])")
+
+
+def _dec(value, default: Decimal = ZERO) -> Decimal:
+    try:
+        return Decimal(str(value))
+    except (InvalidOperation, TypeError, ValueError):
+        return default
+
+
+def _date(value) -> date | None:
+    if isinstance(value, date):
+        return value
+    try:
+        return date.fromisoformat(str(value))
+    except (TypeError, ValueError):
+        return None
+
+
+# --- who a notice is addressed to ---------------------------------------------------------------
+
+def _snapshot(party: Party, share: Decimal | None) -> dict:
+    attention = ""
+    if party.kind == Party.Kind.ORGANIZATION and party.representative_id:
+        rep = party.representative
+        attention = rep.display_name + (f", {party.representative_title}" if party.representative_title else "")
+    return {"party_id": party.pk, "name": party.display_name, "kind": party.kind,
+            "share_pct": str(share) if share is not None else None, "address_lines": party.address_lines,
+            "attention": attention}
+
+
+def addressees_for(receivables: list[Receivable], on: date) -> dict[int, list[dict]]:
+    """{receivable id: [snapshot, …]}: the owners of record of the parcel on `on` (largest share
+    first), or the account's own party (a franchise holder)."""
+    parcel_ids = {r.account.parcel_id for r in receivables if r.account.parcel_id}
+    owners: dict[int, list[dict]] = defaultdict(list)
+    if parcel_ids:
+        rows = (Ownership.objects.filter(parcel_id__in=parcel_ids, start_date__lte=on)
+                .exclude(end_date__lte=on)
+                .select_related("party", "party__address_municipality", "party__representative")
+                .order_by("parcel_id", "-share_pct", "party__first_surname", "party__organization_name", "party_id"))
+        for o in rows:
+            owners[o.parcel_id].append(_snapshot(o.party, o.share_pct))
+    out = {}
+    for r in receivables:
+        if r.account.parcel_id:
+            out[r.pk] = owners.get(r.account.parcel_id, [])
+        else:
+            out[r.pk] = [_snapshot(r.account.party, None)]
+    return out
+
+
+# --- the rendering context ------------------------------------------------------------------------
+
+@dataclass
+class RenderCache:
+    """Shared by the notices of one run: surcharge terms by rule and due date, districts by code."""
+
+    terms: TermsCache = field(default_factory=TermsCache)
+    districts: dict = field(default_factory=dict)
+
+    def district(self, code) -> District | None:
+        if not code:
+            return None
+        if code not in self.districts:
+            self.districts[code] = (District.objects.select_related("office", "collecting_office",
+                                                                     "office__address_municipality")
+                                    .filter(code=code).first())
+        return self.districts[code]
+
+
+def _period_label(line: dict, due: date | None) -> str:
+    match = PERIOD.match(str(line.get("period") or ""))
+    if match:
+        fy, semester = match.group(1), match.group(2)
+    elif due is not None:
+        fy, semester = str(due.year + 1 if due.month >= 7 else due.year), "1" if due.month >= 7 else "2"
+    else:
+        return ""
+    if semester == "1":
+        return _("1.er semestre del año fiscal %(fy)s (julio a diciembre)") % {"fy": fy}
+    return _("2.º semestre del año fiscal %(fy)s (enero a junio)") % {"fy": fy}
+
+
+def _line_label(line: dict, program: str, due: date | None) -> str:
+    kind = line.get("kind")
+    if kind == "stub":
+        return _("Fracción inicial hasta el próximo semestre")
+    label = _period_label(line, due) or str(line.get("description") or line.get("label") or "")
+    basis = line.get("basis")
+    if basis == "schedule":
+        label += " · " + _("cuota máxima por acre")
+    elif basis == "share":
+        label += " · " + _("parte proporcional")
+    return label
+
+
+def lines_of(receivable: Receivable, program: str) -> list[dict]:
+    """Every line of the charge with its amount, rule ID and short citation."""
+    breakdown = receivable.breakdown or {}
+    raw = breakdown.get("lines")
+    out = []
+    if isinstance(raw, list) and raw:
+        for line in raw:
+            if not isinstance(line, dict):
+                continue
+            due = _date(line.get("due_date"))
+            reason = line.get("exempt_reason")
+            rule = rules.rule_id(line.get("rule")) or EXEMPT_REASONS.get(reason or "", "")
+            amount = _dec(line.get("amount"))
+            if kind_free(line) and amount == 0 and not reason:
+                continue
+            out.append({"label": _line_label(line, program, due), "rule": rule,
+                        "adjusted": "ajuste" in str(line.get("rule") or ""),
+                        "citation": texts.SHORT_CITATIONS.get(rule, line.get("citation", "")),
+                        "due_date": due, "amount": amount, "exempt_reason": reason or ""})
+    if not out:
+        rule = (rules.rule_id(str(breakdown.get("rule") or "")) or rules.rule_id(receivable.surcharge_rule)
+                or {"FRA": "FRA-1", "SID": "SID-1", "TID": "TID-2"}.get(program, ""))
+        first_due = min((i.due_date for i in receivable.installments.all()), default=None)
+        out.append({"label": receivable.description, "rule": rule, "adjusted": False,
+                    "citation": texts.SHORT_CITATIONS.get(rule, str(breakdown.get("citation") or "")),
+                    "due_date": first_due, "amount": receivable.amount, "exempt_reason": ""})
+    return out
+
+
+def kind_free(line: dict) -> bool:
+    return line.get("kind") == "free"
+
+
+def _pct(value: Decimal) -> str:
+    """A percentage as the statute writes it: 0.5, 10, 1.25 (no trailing zeros)."""
+    return f"{value.normalize():f}"
+
+
+def consequences_of(receivable: Receivable, program: str, installments, cache: RenderCache) -> list[dict]:
+    """The consequences of not paying on time: surcharge by rule, lien, collection. Never empty."""
+    out = []
+    first_due = installments[0].due_date if installments else receivable.issued_on
+    terms = cache.terms.for_installment(receivable, first_due)
+    rule = receivable.surcharge_rule
+    if rule == "LAJ-7":
+        grace = terms.lajas.grace_days if terms.lajas is not None else 60
+        pct = terms.lajas.surcharge_pct_per_month if terms.lajas is not None else Decimal("0.5")
+        out.append({"rule": "LAJ-7", "title": _("Recargo por morosidad"), "text": _(
+            "Un plazo que no se pague dentro de los %(days)s días siguientes a su vencimiento queda moroso y paga, "
+            "además, un recargo de %(pct)s %% del plazo por cada mes o fracción de mes a partir de esa fecha. "
+            "No hace falta otro aviso para que el recargo corra.") % {"days": grace, "pct": _pct(pct)}})
+    elif rule == "IRR-9":
+        if terms.active:
+            text = _("La cuota vence y se cobra como la contribución sobre la propiedad (%(cit)s): queda morosa "
+                     "a los %(days)s días de su vencimiento y paga un recargo de %(s)s %% más %(i)s %% por cada mes "
+                     "o fracción de mes de atraso.") % {
+                "cit": terms.citation, "days": terms.grace_days, "s": _pct(terms.surcharge_pct),
+                "i": _pct(terms.interest_pct_per_month)}
+        else:
+            text = _("La cuota vence y se cobra en la forma y en las fechas que la ley dispone para la contribución "
+                     "sobre la propiedad inmueble; la morosidad, los intereses y los recargos son los de esa ley.")
+        out.append({"rule": "IRR-9", "title": _("Recargo por morosidad"), "text": text})
+    elif rule == "RESOLUTION":
+        source_rule = "TID-2" if program == "TID" else "SID-1"
+        document = _("la ordenanza") if program == "TID" else _("la resolución")
+        if terms.active:
+            text = _("Según %(doc)s%(cit)s: el pago queda moroso a los %(days)s días de su vencimiento y paga un "
+                     "recargo de %(s)s %% más %(i)s %% por cada mes o fracción de mes de atraso.") % {
+                "doc": document, "cit": f" ({terms.citation})" if terms.citation else "", "days": terms.grace_days,
+                "s": _pct(terms.surcharge_pct), "i": _pct(terms.interest_pct_per_month)}
+        else:
+            text = _("%(doc)s no fija recargo por pago tardío; el cargo sigue vencido hasta que se pague.") % {
+                "doc": document.capitalize()}
+        out.append({"rule": source_rule, "title": _("Recargo por pago tardío"), "text": text})
+    penalty_text = (receivable.breakdown or {}).get("penalty_terms")
+    if penalty_text:
+        out.append({"rule": "TID-2" if program == "TID" else "SID-1", "title": _("Términos de pago"),
+                    "text": str(penalty_text)})
+    if program in texts.LIEN_TEXT and receivable.account.parcel_id and (receivable.creates_lien or program in (
+            "SID", "TID")):
+        out.append({"rule": texts.LIEN_RULE[program], "title": _("Gravamen sobre la propiedad"),
+                    "text": texts.LIEN_TEXT[program]})
+    if program == "FRA":
+        out.append({"rule": "FRA-8", "title": _("Franquicia"), "text": texts.COLLECTION_TEXT["FRA"]})
+    else:
+        out.append({"rule": "IRR-12" if program == "IRR" else "", "title": _("Cobro de lo adeudado"),
+                    "text": texts.COLLECTION_TEXT["default"]})
+    return out
+
+
+def _grace_end(cache: RenderCache, receivable: Receivable, due: date) -> date | None:
+    terms = cache.terms.for_installment(receivable, due)
+    if receivable.surcharge_rule == "LAJ-7":
+        return due + timedelta(days=terms.lajas.grace_days if terms.lajas is not None else 60)
+    if terms.active:
+        return terms.grace_end(due)
+    return None
+
+
+def notice_context(notice, *, activation_codes: dict[int, str] | None = None, cache: RenderCache | None = None,
+                   portal_url: str = "") -> dict:
+    """The context of templates/notices/notice.html for `notice` (its receivable preloaded or not)."""
+    cache = cache or RenderCache()
+    receivable = notice.receivable
+    account = receivable.account
+    breakdown = receivable.breakdown or {}
+    program = notice.program
+    district = cache.district(breakdown.get("district"))
+    office = (district.office if district is not None else None) or receivable.office
+    installments = sorted(receivable.installments.all(), key=lambda i: (i.due_date, i.seq))
+    open_by_installment = {row["installment_id"]: row["s"] for row in LedgerEntry.objects.filter(
+        receivable=receivable, component=LedgerEntry.Component.PRINCIPAL).values("installment_id")
+        .annotate(s=Sum("amount")).order_by()}
+    rows = []
+    for inst in installments:
+        open_amount = max(open_by_installment.get(inst.pk, inst.amount) or ZERO, ZERO)
+        rows.append({"seq": inst.seq, "due_date": inst.due_date, "amount": inst.amount, "open": open_amount,
+                     "grace_end": _grace_end(cache, receivable, inst.due_date)})
+    amount_due = sum((r["open"] for r in rows), ZERO)
+    lajas = None
+    if "gross" in breakdown and "net" in breakdown:
+        lajas = {"gross": _dec(breakdown.get("gross")), "credit": _dec(breakdown.get("credit")),
+                 "net": _dec(breakdown.get("net"))}
+    fiscal_year = breakdown.get("fiscal_year")
+    noun = PROGRAM_NOUN.get(program, PROGRAM_NOUN["OTHER"])
+    if fiscal_year:
+        headline = _("%(what)s del año fiscal %(fy)s") % {"what": noun, "fy": fiscal_year}
+    else:
+        headline = receivable.description
+    franchise = breakdown.get("franchise")
+    if isinstance(franchise, dict):
+        franchise = franchise.get("number")
+    codes = activation_codes or {}
+    addressees = [{**a, "activation_code": codes.get(a.get("party_id"), "")} for a in notice.addressees]
+    return {
+        "notice": notice, "receivable": receivable, "office": office, "collector": receivable.office,
+        "program": program, "program_label": notice.get_program_display(), "headline": headline,
+        "district": district, "fiscal_year": fiscal_year, "parcel": account.parcel if account.parcel_id else None,
+        "holder": account.party if account.party_id else None, "franchise_number": franchise or "",
+        "addressees": addressees, "has_codes": any(a["activation_code"] for a in addressees),
+        "lines": lines_of(receivable, program), "lajas": lajas, "installments": rows,
+        "total": receivable.amount, "amount_due": amount_due, "credited": receivable.amount - amount_due,
+        "consequences": consequences_of(receivable, program, installments, cache),
+        "barcode_src": code128_data_uri(receivable.payment_reference), "portal_url": portal_url,
+        "replaces": notice.replaces, "method_label": notice.get_method_display(),
+        "certified": notice.method == "CERTIFIED_RR",
+    }

@@ -1,0 +1,112 @@
+"""Owners' portal writes: an owner activates their account with the code printed on a notice, or
+staff create it for them. Either way the account gets the owner role and is linked to the party."""
+from __future__ import annotations
+
+from django.contrib.auth.models import Group, User
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from assessments.notices.models import NoticeAddressee
+from assessments.notices.rules import activation_hash
+from core import roles
+from core.audit import audit
+from core.documents.codes import normalize_code
+from districts.models import Party
+
+
+def _refused() -> ValidationError:
+    # One message for every failure of code and property, so the form does not tell which was wrong.
+    return ValidationError({"code": _("El código de activación no es válido, ya se usó o no corresponde a esa "
+                                      "propiedad.")})
+
+
+def _check_username(username: str) -> str:
+    username = (username or "").strip()
+    try:
+        User.username_validator(username)
+    except ValidationError as exc:
+        raise ValidationError({"username": exc.messages})
+    if not username or len(username) > 150:
+        raise ValidationError({"username": _("Escoja un nombre de usuario de hasta 150 caracteres.")})
+    if User.objects.filter(username__iexact=username).exists():
+        raise ValidationError({"username": _("Ese nombre de usuario ya existe; escoja otro.")})
+    return username
+
+
+def _new_owner_user(party: Party, username: str) -> User:
+    if party.kind == Party.Kind.PERSON:
+        first, last = party.given_names, " ".join(p for p in (party.first_surname, party.second_surname) if p)
+    else:
+        first, last = party.organization_name, ""
+    return User(username=username, first_name=first[:150], last_name=last[:150], email=party.email or "")
+
+
+def _link(user: User, party: Party) -> None:
+    user.save()
+    user.groups.add(Group.objects.get(name=roles.OWNER))
+    party.user = user
+    party.save()
+
+
+@transaction.atomic
+def portal_activate(*, code: str, cadastre: str, username: str, password: str) -> User:
+    """Create an owner's portal account from the activation code printed on one of their notices.
+
+    The code must be one we printed, unused, for a party without an account, and `cadastre` the
+    parcel's cadastre (or, for a franchise holder's notice, the notice number). Then every code
+    printed for that party stops working.
+    """
+    normalized = normalize_code(code)
+    if normalized is None:
+        raise _refused()
+    row = (NoticeAddressee.objects.select_for_update(of=("self",))
+           .select_related("notice", "notice__receivable", "notice__receivable__account",
+                           "notice__receivable__account__parcel")
+           .filter(activation_hash=activation_hash(normalized)).first())
+    if row is None or row.activation_used_at is not None:
+        raise _refused()
+    party = Party.objects.select_for_update().get(pk=row.party_id)
+    if party.user_id is not None:
+        raise _refused()
+    account = row.notice.receivable.account
+    typed = (cadastre or "").strip().upper()
+    if account.parcel_id:
+        matches = typed == account.parcel.cadastre
+    else:
+        matches = typed in (row.notice.number, row.notice.display_number)
+    if not matches:
+        raise _refused()
+    username = _check_username(username)
+    user = _new_owner_user(party, username)
+    try:
+        validate_password(password, user)
+    except ValidationError as exc:
+        raise ValidationError({"password": exc.messages})
+    user.set_password(password)
+    _link(user, party)
+    used = NoticeAddressee.objects.filter(party=party, activation_used_at__isnull=True).update(
+        activation_used_at=timezone.now())
+    audit(actor=user, action="portal.activate", target=party, summary=f"Cuenta del portal activada: {username}",
+          data={"notice": row.notice_id, "codes_retired": used})
+    return user
+
+
+@transaction.atomic
+def owner_account_create(*, party: Party, username: str, actor) -> User:
+    """Staff create a party's portal account (owner role, linked to the party) with no usable
+    password: the owner sets it from the link `portal_invite` prints (Django's password reset)."""
+    party = Party.objects.select_for_update().get(pk=party.pk)
+    if party.user_id is not None:
+        raise ValidationError({"party": _("%(p)s ya tiene cuenta en el portal.") % {"p": party.display_name}})
+    username = _check_username(username)
+    user = _new_owner_user(party, username)
+    user.set_unusable_password()
+    _link(user, party)
+    NoticeAddressee.objects.filter(party=party, activation_used_at__isnull=True).update(
+        activation_used_at=timezone.now())
+    audit(actor=actor, action="portal.account_create", target=party,
+          summary=f"Cuenta del portal creada por el personal: {username}", data={"username": username})
+    return user
