@@ -5,14 +5,20 @@ from django.core.exceptions import ValidationError
 from django.http import FileResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views import View
 from django.views.generic import FormView, ListView, TemplateView
 
 from core import roles
+from core.documents.codes import normalize_code
+from core.documents.selectors import access_document, document_by_code
+from core.forms import FlagAssignForm, VerifyForm
 from core.mixins import StaffRequiredMixin, WriterRequiredMixin
 from core.models import Clock, Flag
+from core.selectors import assignable_users, clock_list, clock_rules, flag_list, with_days_left
+from core.workqueue import flag_assign
 
 
 class HomeView(StaffRequiredMixin, TemplateView):
@@ -90,17 +96,11 @@ class ClockListView(StaffRequiredMixin, ListView):
     paginate_by = 50
 
     def get_queryset(self):
-        from core.selectors import clock_list
-
         self.status = self.request.GET.get("status", Clock.Status.OPEN)
         self.rule = self.request.GET.get("rule", "")
         return clock_list(status=self.status, rule=self.rule)
 
     def get_context_data(self, **kwargs):
-        from django.utils import timezone
-
-        from core.selectors import clock_rules, with_days_left
-
         ctx = super().get_context_data(**kwargs)
         today = timezone.localdate()
         ctx["clocks"] = with_days_left(ctx["clocks"], today)
@@ -117,16 +117,12 @@ class FlagListView(StaffRequiredMixin, ListView):
     paginate_by = 50
 
     def get_queryset(self):
-        from core.selectors import flag_list
-
         self.state = self.request.GET.get("state", "open")
         self.kind = self.request.GET.get("kind", "")
         self.assigned = self.request.GET.get("assigned", "")
         return flag_list(state=self.state, kind=self.kind, assigned=self.assigned)
 
     def get_context_data(self, **kwargs):
-        from core.selectors import assignable_users
-
         ctx = super().get_context_data(**kwargs)
         can_write = roles.can_write(self.request.user)
         assignees = []
@@ -141,9 +137,6 @@ class FlagAssignView(WriterRequiredMixin, View):
     http_method_names = ["post"]
 
     def post(self, request, pk):
-        from core.forms import FlagAssignForm
-        from core.workqueue import flag_assign
-
         flag = get_object_or_404(Flag, pk=pk)
         form = FlagAssignForm(request.POST)
         if not form.is_valid():
@@ -170,8 +163,7 @@ class DocumentPdfView(StaffRequiredMixin, View):
     """Staff download of an issued document's PDF; every download is logged."""
 
     def get(self, request, pk):
-        from core.documents.selectors import access_document
-        from core.documents.services import document_download_record
+        from core.documents.services import document_download_record  # imports WeasyPrint: only when used
 
         document = access_document(request.user, pk)
         document_download_record(document=document, user=request.user, ip=request.META.get("REMOTE_ADDR"))
@@ -185,9 +177,6 @@ class VerifyFormView(View):
     """Public (no login): type the code printed on a document."""
 
     def get(self, request):
-        from core.documents.codes import normalize_code
-        from core.forms import VerifyForm
-
         form = VerifyForm(request.GET or None)
         if form.is_valid():
             code = normalize_code(form.cleaned_data["code"])
@@ -201,9 +190,6 @@ class VerifyView(View):
     """Public (no login): is this a document we issued? Shows only non-personal facts."""
 
     def get(self, request, code):
-        from core.documents.selectors import document_by_code
-        from core.forms import VerifyForm
-
         document = document_by_code(code)
         form = VerifyForm(initial={"code": code} if document is None else None)
         context = {"document": document, "code": code, "form": form}

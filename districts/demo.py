@@ -353,9 +353,9 @@ def fixed_party_specs(seed: int) -> list[PartySpec]:
     ]
 
 
-def _parcel_body(rng: random.Random, kind: str | None) -> dict:
+def _parcel_body(rng: random.Random, kind: str | None, municipality: str) -> dict:
     """Area, use and value by where the parcel is: farms in the irrigation districts, lots in towns."""
-    if kind in (IRR, LAJ) or (kind is None and rng.random() < 0.5):
+    if kind in (IRR, LAJ) or (kind is None and municipality != "San Juan" and rng.random() < 0.5):
         if rng.random() < 0.9:
             cuerdas = min(400.0, max(0.5, rng.lognormvariate(2.6, 0.9)))
             use = Parcel.UseClass.AGRICULTURAL if rng.random() < 0.93 else Parcel.UseClass.VACANT
@@ -475,7 +475,7 @@ def parcel_spec(seed: int, index: int, persons: int, organizations: int) -> Parc
     district = next((d for d in DISTRICTS if d["kind"] == kind), None)
     municipality = rng.choice(district["municipalities"] if district else OUTSIDE)
     place = PLACES[municipality]
-    body = _parcel_body(rng, kind)
+    body = _parcel_body(rng, kind, municipality)
     farm = body["area_unit"] == Parcel.AreaUnit.CUERDAS
     road = rng.choice([r for r in place.roads if r.startswith("Carr.") or not farm] or place.roads)
     if road.startswith("Carr."):

@@ -169,7 +169,7 @@ def ranking_parameters(on: date) -> RankingParameters:
 
 # --- The ranking -----------------------------------------------------------------------------
 
-@dataclass
+@dataclass(eq=False)
 class LienRow:
     lien: Lien
     id: str
@@ -194,6 +194,10 @@ class DecisionRow:
     rule: str
     reasons: list[tuple[str, str]]  # (code, text) for each rule named in `rule`
     ruling: LienRuling | None = None
+
+    @property
+    def short_reasons(self) -> list[tuple[str, str]]:
+        return [(code, str(REASON_SHORT.get(code, ""))) for code, _text in self.reasons]
 
 
 @dataclass
@@ -298,6 +302,11 @@ def parcel_ranking(parcel: Parcel, on: date | None = None) -> ParcelRanking:
             for i in group:
                 by_id[i].rank = n
             rungs.append(Rung(rank=n, rows=[by_id[i] for i in group]))
+    # Shown highest first (the contract keeps the engine's order: see ranking_contract).
+    position = {r.id: n for n, r in enumerate(rows)}
+    decisions.sort(key=lambda d: (d.higher.rank or 0, position[d.higher.id], d.lower.rank or 0,
+                                  position[d.lower.id]))
+    if rungs:
         for upper, lower in zip(rungs, rungs[1:], strict=False):
             upper_ids = {r.id for r in upper.rows}
             lower_ids = {r.id for r in lower.rows}
@@ -426,10 +435,14 @@ class SeizureFigures:
     whole_property_seizable: bool  # net value within the limit: the property may be seized whole
 
 
-def seizure_figures(parcel: Parcel, amount_owed: Decimal, proposed_value: Decimal) -> SeizureFigures:
+def net_tax_value(parcel: Parcel) -> tuple[Decimal, Decimal, Decimal]:
+    """(tax value, total of the liens in force, tax value after deducting them) — IRR-12's reading."""
     liens_total = liens_in_force(parcel).aggregate(t=Sum("amount"))["t"] or ZERO
-    tax_value = parcel.assessed_value
-    net_value = tax_value - liens_total
+    return parcel.assessed_value, liens_total, parcel.assessed_value - liens_total
+
+
+def seizure_figures(parcel: Parcel, amount_owed: Decimal, proposed_value: Decimal) -> SeizureFigures:
+    tax_value, liens_total, net_value = net_tax_value(parcel)
     check = rules.seizure_check(amount_owed, proposed_value)
     return SeizureFigures(tax_value=tax_value, liens_total=liens_total, net_value=net_value, check=check,
                           whole_property_seizable=net_value <= check.max_seizable_value)

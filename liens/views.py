@@ -117,6 +117,7 @@ class LadderView(ParcelMixin, StaffRequiredMixin, TemplateView):
             "record_form": self.record_form or forms.LienRecordForm(initial={"constituted_on": timezone.localdate()}),
             "today": timezone.localdate(), "statuses": Lien.Status.choices,
             "rulings": LienRuling.objects.filter(parcel=parcel).select_related("higher", "lower", "decided_by"),
+            "reason_texts": [(code, str(text)) for code, text in selectors.REASON_TEXT.items()],
         })
         return ctx
 
@@ -242,6 +243,7 @@ class SeizureView(ParcelMixin, StaffRequiredMixin, FormView):
         ctx["districts"] = selectors.bonded_irrigation_districts(parcel)
         ctx["liens"] = selectors.liens_in_force(parcel)
         ctx["flags"] = selectors.open_flags_for(parcel)
+        ctx["tax_value"], ctx["liens_total"], ctx["net_value"] = selectors.net_tax_value(parcel)
         return ctx
 
     def form_valid(self, form):

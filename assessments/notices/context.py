@@ -24,13 +24,16 @@ from core.money import ZERO
 from districts.models import District, Ownership, Party
 
 PROGRAM_NOUN = {
-    "IRR": gettext_lazy("Cuota de riego"), "LAJ": gettext_lazy("Contribución de operación y mantenimiento"),
+    "IRR": gettext_lazy("Cuota de riego"), "LAJ": gettext_lazy("Contribución de operación y mantenimiento (O&M)"),
     "SID": gettext_lazy("Cargo por beneficio"), "TID": gettext_lazy("Cargo del distrito de mejoramiento turístico"),
     "FRA": gettext_lazy("Tarifa de franquicia de agua"), "OTHER": gettext_lazy("Cargo"),
 }
+SHORT_NOUN = {"LAJ": gettext_lazy("Contribución O&M")}
 EXEMPT_REASONS = {
     "WATER_BELOW_MINIMUM": "IRR-8", "NOT_YET_LIABLE": "LAJ-5", "FREE_PERIOD": "IRR-4",
 }
+# The rule that sends delinquent amounts to the property-tax seizure procedure, per program.
+COLLECTION_RULE = {"IRR": "IRR-12", "LAJ": "LAJ-7", "SID": "SID-1", "TID": "TID-6"}
 PERIOD = re.compile(r"FY(\d{4})-S([12])")
 
 
@@ -111,21 +114,18 @@ def _period_label(line: dict, due: date | None) -> str:
     else:
         return ""
     if semester == "1":
-        return _("1.er semestre del año fiscal %(fy)s (julio a diciembre)") % {"fy": fy}
-    return _("2.º semestre del año fiscal %(fy)s (enero a junio)") % {"fy": fy}
+        return _("1.er semestre, AF %(fy)s (jul.–dic.)") % {"fy": fy}
+    return _("2.º semestre, AF %(fy)s (ene.–jun.)") % {"fy": fy}
 
 
-def _line_label(line: dict, program: str, due: date | None) -> str:
-    kind = line.get("kind")
-    if kind == "stub":
-        return _("Fracción inicial hasta el próximo semestre")
-    label = _period_label(line, due) or str(line.get("description") or line.get("label") or "")
-    basis = line.get("basis")
-    if basis == "schedule":
-        label += " · " + _("cuota máxima por acre")
-    elif basis == "share":
-        label += " · " + _("parte proporcional")
-    return label
+def _line_label(line: dict, due: date | None) -> tuple[str, str]:
+    """(what the line is, how its amount was bounded) as printed in the concept column."""
+    if line.get("kind") == "stub":
+        label = _("Fracción inicial hasta el próximo semestre")
+    else:
+        label = _period_label(line, due) or str(line.get("description") or line.get("label") or "")
+    basis = {"schedule": _("cuota máxima por acre"), "share": _("parte proporcional")}.get(line.get("basis"), "")
+    return label, basis
 
 
 def lines_of(receivable: Receivable, program: str) -> list[dict]:
@@ -143,7 +143,8 @@ def lines_of(receivable: Receivable, program: str) -> list[dict]:
             amount = _dec(line.get("amount"))
             if kind_free(line) and amount == 0 and not reason:
                 continue
-            out.append({"label": _line_label(line, program, due), "rule": rule,
+            label, basis = _line_label(line, due)
+            out.append({"label": label, "basis_label": basis, "rule": rule,
                         "adjusted": "ajuste" in str(line.get("rule") or ""),
                         "citation": texts.SHORT_CITATIONS.get(rule, line.get("citation", "")),
                         "due_date": due, "amount": amount, "exempt_reason": reason or ""})
@@ -151,7 +152,7 @@ def lines_of(receivable: Receivable, program: str) -> list[dict]:
         rule = (rules.rule_id(str(breakdown.get("rule") or "")) or rules.rule_id(receivable.surcharge_rule)
                 or {"FRA": "FRA-1", "SID": "SID-1", "TID": "TID-2"}.get(program, ""))
         first_due = min((i.due_date for i in receivable.installments.all()), default=None)
-        out.append({"label": receivable.description, "rule": rule, "adjusted": False,
+        out.append({"label": receivable.description, "basis_label": "", "rule": rule, "adjusted": False,
                     "citation": texts.SHORT_CITATIONS.get(rule, str(breakdown.get("citation") or "")),
                     "due_date": first_due, "amount": receivable.amount, "exempt_reason": ""})
     return out
@@ -176,9 +177,9 @@ def consequences_of(receivable: Receivable, program: str, installments, cache: R
         grace = terms.lajas.grace_days if terms.lajas is not None else 60
         pct = terms.lajas.surcharge_pct_per_month if terms.lajas is not None else Decimal("0.5")
         out.append({"rule": "LAJ-7", "title": _("Recargo por morosidad"), "text": _(
-            "Un plazo que no se pague dentro de los %(days)s días siguientes a su vencimiento queda moroso y paga, "
-            "además, un recargo de %(pct)s %% del plazo por cada mes o fracción de mes a partir de esa fecha. "
-            "No hace falta otro aviso para que el recargo corra.") % {"days": grace, "pct": _pct(pct)}})
+            "Un plazo no pagado dentro de los %(days)s días siguientes a su vencimiento queda moroso y paga, "
+            "además, %(pct)s %% del plazo por cada mes o fracción de mes desde entonces, sin necesidad de otro "
+            "aviso.") % {"days": grace, "pct": _pct(pct)}})
     elif rule == "IRR-9":
         if terms.active:
             text = _("La cuota vence y se cobra como la contribución sobre la propiedad (%(cit)s): queda morosa "
@@ -187,8 +188,8 @@ def consequences_of(receivable: Receivable, program: str, installments, cache: R
                 "cit": terms.citation, "days": terms.grace_days, "s": _pct(terms.surcharge_pct),
                 "i": _pct(terms.interest_pct_per_month)}
         else:
-            text = _("La cuota vence y se cobra en la forma y en las fechas que la ley dispone para la contribución "
-                     "sobre la propiedad inmueble; la morosidad, los intereses y los recargos son los de esa ley.")
+            text = _("La cuota vence y se cobra en la forma y en las fechas de la contribución sobre la propiedad "
+                     "inmueble: su morosidad, sus intereses y sus recargos son los de esa ley.")
         out.append({"rule": "IRR-9", "title": _("Recargo por morosidad"), "text": text})
     elif rule == "RESOLUTION":
         source_rule = "TID-2" if program == "TID" else "SID-1"
@@ -213,7 +214,7 @@ def consequences_of(receivable: Receivable, program: str, installments, cache: R
     if program == "FRA":
         out.append({"rule": "FRA-8", "title": _("Franquicia"), "text": texts.COLLECTION_TEXT["FRA"]})
     else:
-        out.append({"rule": "IRR-12" if program == "IRR" else "", "title": _("Cobro de lo adeudado"),
+        out.append({"rule": COLLECTION_RULE.get(program, ""), "title": _("Cobro de lo adeudado"),
                     "text": texts.COLLECTION_TEXT["default"]})
     return out
 
@@ -254,7 +255,7 @@ def notice_context(notice, *, activation_codes: dict[int, str] | None = None, ca
     fiscal_year = breakdown.get("fiscal_year")
     noun = PROGRAM_NOUN.get(program, PROGRAM_NOUN["OTHER"])
     if fiscal_year:
-        headline = _("%(what)s del año fiscal %(fy)s") % {"what": noun, "fy": fiscal_year}
+        headline = _("%(what)s del año fiscal %(fy)s") % {"what": SHORT_NOUN.get(program, noun), "fy": fiscal_year}
     else:
         headline = receivable.description
     franchise = breakdown.get("franchise")
@@ -262,16 +263,24 @@ def notice_context(notice, *, activation_codes: dict[int, str] | None = None, ca
         franchise = franchise.get("number")
     codes = activation_codes or {}
     addressees = [{**a, "activation_code": codes.get(a.get("party_id"), "")} for a in notice.addressees]
+    groups: list[dict] = []   # co-owners at one address are printed together, above it
+    for a in addressees:
+        key = (tuple(a.get("address_lines") or ()), a.get("attention", ""))
+        if groups and groups[-1]["key"] == key:
+            groups[-1]["people"].append(a)
+        else:
+            groups.append({"key": key, "people": [a], "address_lines": list(key[0]), "attention": key[1]})
     return {
         "notice": notice, "receivable": receivable, "office": office, "collector": receivable.office,
-        "program": program, "program_label": notice.get_program_display(), "headline": headline,
+        "program": program, "program_label": notice.get_program_display(), "program_noun": noun, "headline": headline,
         "district": district, "fiscal_year": fiscal_year, "parcel": account.parcel if account.parcel_id else None,
         "holder": account.party if account.party_id else None, "franchise_number": franchise or "",
-        "addressees": addressees, "has_codes": any(a["activation_code"] for a in addressees),
+        "addressees": addressees, "addressee_groups": groups, "several": len(addressees) > 1, "has_codes": any(a["activation_code"] for a in addressees),
         "lines": lines_of(receivable, program), "lajas": lajas, "installments": rows,
         "total": receivable.amount, "amount_due": amount_due, "credited": receivable.amount - amount_due,
         "consequences": consequences_of(receivable, program, installments, cache),
         "barcode_src": code128_data_uri(receivable.payment_reference), "portal_url": portal_url,
         "replaces": notice.replaces, "method_label": notice.get_method_display(),
         "certified": notice.method == "CERTIFIED_RR",
+        "citations": {"LAJ3": texts.SHORT_CITATIONS["LAJ-3"], "LAJ4": texts.SHORT_CITATIONS["LAJ-4"]},
     }

@@ -8,15 +8,15 @@ from django.utils.translation import gettext_lazy as _
 SHORT_CITATIONS = {
     "IRR-4": _("Estatuto 000: doce meses libres desde la primera agua"),
     "IRR-5": _("Estatuto 000, ¶2: reparto proporcional por acre"),
-    "IRR-6": _("Estatuto 000, ¶5: cantidad máxima imponible por acre"),
+    "IRR-6": _("Estatuto 000, ¶5: máximo imponible por acre y año"),
     "IRR-8": _("Estatuto 000, ¶5–6: exención por agua bajo el mínimo"),
-    "IRR-9": _("Estatuto 000: vence y se cobra como la contribución sobre la propiedad"),
+    "IRR-9": _("Estatuto 000: se cobra como la contribución sobre la propiedad"),
     "IRR-10": _("Estatuto 000: gravamen sobre la finca a favor del Estado"),
     "IRR-12": _("Estatuto 000: embargo y venta; límite de embargo"),
     "LAJ-3": _("Estatuto 001, ¶9: tipo por acre (bombeo al 50 %)"),
-    "LAJ-4": _("Estatuto 001, ¶10 y ¶12: crédito por derecho de agua cedido"),
+    "LAJ-4": _("Estatuto 001, ¶10 y ¶12: crédito por agua cedida"),
     "LAJ-5": _("Estatuto 001, ¶11 y ¶13: agua vendida por acre-pie"),
-    "LAJ-6": _("Estatuto 001, ¶14: semestres adelantados, 1 de julio y 1 de enero"),
+    "LAJ-6": _("Estatuto 001, ¶14: por adelantado, 1 jul. y 1 ene."),
     "LAJ-7": _("Estatuto 001, ¶14: morosa a los 60 días; ½ % por mes o fracción"),
     "FRA-1": _("Estatuto 002, sec. 8.13: tarifa anual por uso y volumen"),
     "FRA-3": _("Estatuto 002, sec. 8.14: pago por adelantado al Secretario de Hacienda"),
@@ -32,9 +32,9 @@ SHORT_CITATIONS = {
 LIEN_RULE = {"IRR": "IRR-10", "LAJ": "LAJ-6", "SID": "SID-4", "TID": "TID-6"}
 
 LIEN_TEXT = {
-    "IRR": _("Este cargo constituye un gravamen sobre la finca a favor del Estado Libre Asociado, preferente a "
-             "todo otro derecho salvo la contribución sobre la propiedad, ciertas hipotecas calificadas y los "
-             "créditos refaccionarios de las cooperativas del distrito. Sigue a la finca aunque se venda."),
+    "IRR": _("Este cargo es un gravamen sobre la finca a favor del Estado Libre Asociado, preferente a todo otro "
+             "derecho salvo la contribución sobre la propiedad, ciertas hipotecas calificadas y los créditos "
+             "refaccionarios de las cooperativas del distrito; sigue a la finca aunque se venda."),
     "LAJ": _("Este cargo constituye un gravamen sobre la finca, preferente a todo otro gravamen salvo el de la "
              "contribución sobre la propiedad. Sigue a la finca aunque se venda."),
     "SID": _("Este cargo está garantizado por un gravamen tácito sobre la propiedad, preferente a todo otro "

@@ -115,10 +115,10 @@ def generate_irrigation(district, figures: dict, params, write: Callable[[tuple]
 
     count = 0
     for charge in irr.charges(plan, parcels(), tally):
-        lines = [{"period": ln.period, "kind": ln.kind, "year": ln.year, "basis": ln.basis,
-                  "due_date": ln.due_date.isoformat(), "amount": format_cents(ln.amount_cents),
-                  "exempt_reason": ln.exempt_reason, "rule": ln.rule} for ln in charge.lines]
-        exempt = next((ln.exempt_reason for ln in charge.lines if ln.exempt_reason), "")
+        # `rows` are the engine's plain tuples: (period, kind, year, basis, due_date, cents, exempt, rule, …)
+        lines = [{"period": r[0], "kind": r[1], "year": r[2], "basis": r[3], "due_date": r[4].isoformat(),
+                  "amount": format_cents(r[5]), "exempt_reason": r[6], "rule": r[7]} for r in charge.rows]
+        exempt = next((r[6] for r in charge.rows if r[6]), "")
         write((roll_id, parcel_ids.popleft(), charge.id, charge.acres, charge.share, Decimal(0), charge.total,
                exempt, json.dumps(lines)))
         count += 1
@@ -167,8 +167,8 @@ def generate_lajas(district, figures: dict, params, write: Callable[[tuple], Non
 
     count = 0
     for row in laj.contributions(plan, parcels(), tally):
-        installments = [{"due_date": i.due_date.isoformat(), "amount": format_cents(i.amount_cents), "rule": "LAJ-6"}
-                        for i in row.installments]
+        installments = [{"due_date": due.isoformat(), "amount": format_cents(cents), "rule": "LAJ-6"}
+                        for due, cents in row.installment_rows]
         write((roll_id, parcel_ids.popleft(), row.id, row.weight, Decimal(row.gross_cents).scaleb(-2),
                Decimal(row.credit_cents).scaleb(-2), Decimal(row.net_cents).scaleb(-2), row.exempt_reason or "",
                json.dumps(installments)))

@@ -419,8 +419,8 @@ class PartiesKind(ImportKind):
         return ("ref", ref)
 
     def find_existing(self, keys):
-        refs = [k[1] for k in keys if k[0] == "ref"]
-        ids = [k[1] for k in keys if k[0] == "id"]
+        refs = {k[1] for k in keys if k[0] == "ref"}
+        ids = {k[1] for k in keys if k[0] == "id"}
         found: dict[tuple, list] = defaultdict(list)
         qs = Party.objects.select_related("address_municipality", "representative")
         for p in qs.filter(models.Q(ref__in=refs) | models.Q(pk__in=ids)):

@@ -18,7 +18,7 @@ from decimal import Decimal
 from typing import Any, NamedTuple
 
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
-from django.db import models, transaction
+from django.db import IntegrityError, models, transaction
 from django.utils.translation import gettext as _
 
 from core.audit import audit
@@ -72,6 +72,7 @@ class ImportReport:
     rows: list[RowOutcome] = field(default_factory=list)
     file_errors: list[RowError] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    mapping: dict[str, str] = field(default_factory=dict, repr=False)  # column name → header in the file
 
     def _with(self, action: str) -> list[RowOutcome]:
         return [r for r in self.rows if r.action == action]
@@ -179,6 +180,7 @@ def _plan(spec: ImportKind, content: bytes, name: str) -> ImportReport:
     report.file_format = sheet.format
 
     mapping, unknown, repeated = match_headers(spec, sheet.headers)
+    report.mapping = mapping
     for header in repeated:
         report.file_errors.append(RowError(1, header, header, _("Columna repetida.")))
     for col_name in spec.key_columns:
@@ -332,21 +334,22 @@ def _build(spec: ImportKind, mapping: dict[str, str], outcome: RowOutcome, value
     try:
         _validate(spec, instance)
     except ValidationError as exc:
-        _add_validation_errors(spec, mapping, outcome, values, exc)
+        _add_validation_errors(spec, mapping, outcome, exc)
         return
     outcome.instance = instance
 
 
 def _validate(spec: ImportKind, instance) -> None:
-    """The model's full_clean(), less the look-ups this module has already done for the whole file.
+    """The model's full_clean(), less the per-row queries this module does once for the whole file.
 
-    Foreign keys were read from the database by the resolver, and uniqueness is the natural key
-    (checked against the register and within the file), so those per-row queries are skipped;
-    field validators, `clean()` and check constraints run as usual. `record_save` runs the
-    complete full_clean() again when the file is applied.
+    Foreign keys were read from the database by the resolver; uniqueness is the natural key,
+    checked against the register and within the file; the check constraints (evaluated by a
+    query each) are mirrored by the models' `clean()` and the percentage parser. Field
+    validators and `clean()` run as usual. When the file is applied `record_save` runs the
+    complete full_clean() on every row it writes, and any error still undoes the whole file.
     """
     resolved = [c.field for c in spec.columns if c.reference]
-    instance.full_clean(exclude=resolved, validate_unique=False)
+    instance.full_clean(exclude=resolved, validate_unique=False, validate_constraints=False)
 
 
 def _same(before: str, after: str) -> bool:
@@ -374,7 +377,7 @@ def _assign(instance, col: Column, value: Any) -> None:
 
 
 def _add_validation_errors(spec: ImportKind, mapping: dict[str, str], outcome: RowOutcome,
-                           values: dict[str, Any], exc: ValidationError) -> None:
+                           exc: ValidationError) -> None:
     by_field = {c.field: c for c in spec.columns}
     for field_name, messages in exc.message_dict.items():
         col = by_field.get(field_name)
@@ -428,12 +431,24 @@ def _check_shares(report: ImportReport, mapping: dict[str, str]) -> None:
 
 # ----------------------------------------------------------------------------- writing
 
+def _save(spec: ImportKind, report: ImportReport, outcome: RowOutcome, actor) -> None:
+    try:
+        record_save(actor=actor, instance=outcome.instance, action=spec.audit_action)
+    except ValidationError as exc:  # the full validation found what the preview's could not
+        _add_validation_errors(spec, report.mapping, outcome, exc)
+        raise ImportInvalid(_("El archivo ya no es válido; no se guardó nada."), report)
+    except IntegrityError:  # someone saved the same natural key meanwhile
+        _reject(outcome, _first_key_header(spec, report.mapping), outcome.key,
+                _("Otro usuario guardó un registro con esta clave mientras se importaba; revise el archivo de nuevo."))
+        raise ImportInvalid(_("El archivo ya no es válido; no se guardó nada."), report)
+
+
 def _write(spec: ImportKind, report: ImportReport, actor) -> None:
     """Save created and updated rows in file order; representatives created by the file go first."""
     todo = [o for o in report.rows if o.action in (CREATE, UPDATE)]
     if spec.key != "parties":
         for outcome in todo:
-            record_save(actor=actor, instance=outcome.instance, action=spec.audit_action)
+            _save(spec, report, outcome, actor)
         return
     saved: dict[str, Party] = {}  # parties this file creates, by reference
     fix_later: list[RowOutcome] = []
@@ -444,13 +459,13 @@ def _write(spec: ImportKind, report: ImportReport, actor) -> None:
         for outcome in ready:
             if outcome.pending_representative in saved:
                 outcome.instance.representative = saved[outcome.pending_representative]
-            record_save(actor=actor, instance=outcome.instance, action=spec.audit_action)
+            _save(spec, report, outcome, actor)
             if outcome.natural_key[0] == "ref":
                 saved[outcome.natural_key[1]] = outcome.instance
         todo = [o for o in todo if o not in ready]
     for outcome in fix_later:
         outcome.instance.representative = saved[outcome.pending_representative]
-        record_save(actor=actor, instance=outcome.instance, action=spec.audit_action)
+        _save(spec, report, outcome, actor)
 
 
 # ----------------------------------------------------------------------------- export

@@ -235,7 +235,13 @@ def sid_remittance_report(*, resolution: SidResolution | None = None, today: dat
 
 
 def notice_rows(rounds, today: date) -> list[dict]:
-    return [{"round": r, "due": due_state(r.due_on, r.mailed_on, today)} for r in rounds]
+    """Each notice round with its term's state; `next` marks the first one not yet mailed."""
+    rows, seen_open = [], False
+    for r in rounds:
+        is_next = r.mailed_on is None and not seen_open
+        seen_open = seen_open or r.mailed_on is None
+        rows.append({"round": r, "due": due_state(r.due_on, r.mailed_on, today), "next": is_next})
+    return rows
 
 
 def sid_resolution_page(resolution: SidResolution, today: date | None = None) -> dict:

@@ -49,6 +49,7 @@ from districts.models import District, Membership, Municipality, Parcel, Party
 
 RECEIPT_RECORDED = gettext_noop("El recibo ya se registró el %(d)s.")
 
+
 # --- helpers ----------------------------------------------------------------------------------
 
 def _money(value, field: str) -> Decimal:
@@ -132,9 +133,11 @@ def sid_resolution_update(*, actor, resolution: SidResolution, **changes) -> Sid
     if unknown:
         raise TypeError(f"unexpected fields: {', '.join(sorted(unknown))}")
     resolution = SidResolution.objects.select_for_update().get(pk=resolution.pk)
-    if resolution.notice_rounds.filter(mailed_on__isnull=False).exists() and (
-            {"term_years", "first_fiscal_year"} & set(changes)):
-        raise ValidationError(_("Ya se enviaron notificaciones: el término no puede cambiarse."))
+    term_changes = {f for f in ("term_years", "first_fiscal_year")
+                    if f in changes and changes[f] != getattr(resolution, f)}
+    if term_changes and resolution.notice_rounds.exists():
+        raise ValidationError(_("El CRIM ya recibió la resolución y sus notificaciones están calendarizadas: el "
+                                "término no puede cambiarse."))
     for field, value in changes.items():
         if field == "due_dates" and _valid_month_days(value):
             value = rules.normalize_month_days(value)

@@ -364,3 +364,25 @@ def test_owner_and_anonymous_are_refused(client, owner_user):
                                ("get", "imports:export", {"kind": "parties", "format": "csv"})]:
         response = getattr(client, method)(reverse(name), data)
         assert response.status_code == 302 and response.url == reverse("portal:home"), name
+
+
+@pytest.mark.django_db
+def test_an_error_only_the_final_validation_finds_still_undoes_the_whole_file(writer, monkeypatch):
+    from districts.imports import service
+
+    factories.parcel("371-045-123-07")
+    factories.person(ref="P-1")
+    factories.person(given="Luz Minerva", first="Ortiz", second="Vélez", ref="P-2")
+    text = ("cadastre,party_ref,share_pct,start_date,end_date\n"
+            "371-045-123-07,P-1,50,2010-03-01,\n"
+            "371-045-123-07,P-2,50,2010-03-01,2009-01-01\n")
+    report = import_preview("ownerships", upload(text))
+    assert [(e.row, e.column, e.value) for e in report.errors] == [(3, "end_date", "2009-01-01")]
+
+    monkeypatch.setattr(service, "_validate", lambda spec, instance: None)  # a rule the preview does not know
+    report = import_preview("ownerships", upload(text))
+    assert report.is_valid
+    with pytest.raises(ImportInvalid) as refused:
+        import_apply("ownerships", upload(text), actor=writer, expected_hash=report.sha256)
+    assert {(e.row, e.column) for e in refused.value.report.errors} >= {(3, "end_date")}
+    assert Ownership.objects.count() == 0

@@ -2,6 +2,7 @@ import shutil
 import pytest
 from assessments.models import Receivable
 from assessments.notices import services
+from tests.notices.conftest import give_owners
 
 pytestmark = pytest.mark.django_db
 

@@ -62,7 +62,7 @@ class SidResolutionListCreateApi(generics.ListAPIView):
     serializer_class = s.SidResolutionSerializer
     filter_backends = []
 
-    class InputSerializer(Sid1Input):
+    class SidResolutionListCreateInput(Sid1Input):
         district = serializers.SlugRelatedField(slug_field="code", queryset=District.objects.filter(
             kind=District.Kind.SID))
         number = serializers.CharField(max_length=40)
@@ -81,9 +81,9 @@ class SidResolutionListCreateApi(generics.ListAPIView):
             qs = qs.filter(district__code=code)
         return qs
 
-    @extend_schema(request=InputSerializer, responses={201: s.SidResolutionDetailSerializer})
+    @extend_schema(request=SidResolutionListCreateInput, responses={201: s.SidResolutionDetailSerializer})
     def post(self, request):
-        data = self.InputSerializer(data=request.data)
+        data = self.SidResolutionListCreateInput(data=request.data)
         data.is_valid(raise_exception=True)
         res = services.sid_resolution_create(actor=request.user, **data.validated_data)
         return Response(s.SidResolutionDetailSerializer(_resolutions().get(pk=res.pk)).data,
@@ -100,14 +100,14 @@ class SidResolutionDetailApi(generics.RetrieveAPIView):
 class SidChargeApi(APIView):
     """SID-1: set one parcel's annual charge. Exemptions, exonerations and discounts are refused."""
 
-    class InputSerializer(Sid1Input):
+    class SidChargeInput(Sid1Input):
         parcel = serializers.SlugRelatedField(slug_field="cadastre", queryset=Parcel.objects.all())
         annual_charge = serializers.DecimalField(min_value=0, **MONEY)
 
-    @extend_schema(request=InputSerializer, responses={200: s.SidChargeSerializer})
+    @extend_schema(request=SidChargeInput, responses={200: s.SidChargeSerializer})
     def post(self, request, pk: int):
         res = get_object_or_404(SidResolution, pk=pk)
-        data = self.InputSerializer(data=request.data)
+        data = self.SidChargeInput(data=request.data)
         data.is_valid(raise_exception=True)
         charge = services.sid_charge_set(actor=request.user, resolution=res, **data.validated_data)
         return Response(s.SidChargeSerializer(charge).data)
@@ -116,13 +116,13 @@ class SidChargeApi(APIView):
 class SidCrimReceiptApi(APIView):
     """SID-2: CRIM received the resolution; opens the notice clock."""
 
-    class InputSerializer(serializers.Serializer):
+    class SidCrimReceiptInput(serializers.Serializer):
         received_on = serializers.DateField()
 
-    @extend_schema(request=InputSerializer, responses={200: s.SidResolutionDetailSerializer})
+    @extend_schema(request=SidCrimReceiptInput, responses={200: s.SidResolutionDetailSerializer})
     def post(self, request, pk: int):
         res = get_object_or_404(SidResolution, pk=pk)
-        data = self.InputSerializer(data=request.data)
+        data = self.SidCrimReceiptInput(data=request.data)
         data.is_valid(raise_exception=True)
         services.sid_crim_receipt_record(actor=request.user, resolution=res, **data.validated_data)
         return Response(s.SidResolutionDetailSerializer(_resolutions().get(pk=pk)).data)
@@ -134,7 +134,7 @@ class SidBatchListCreateApi(generics.ListAPIView):
     serializer_class = s.SidBatchSerializer
     filter_backends = []
 
-    class InputSerializer(serializers.Serializer):
+    class SidBatchListCreateInput(serializers.Serializer):
         resolution = serializers.PrimaryKeyRelatedField(queryset=SidResolution.objects.all())
         received_on = serializers.DateField()
         collected = serializers.DecimalField(min_value=0, **MONEY)
@@ -146,9 +146,9 @@ class SidBatchListCreateApi(generics.ListAPIView):
             qs = qs.filter(resolution_id=int(self.request.query_params["resolution"]))
         return qs
 
-    @extend_schema(request=InputSerializer, responses={201: s.SidBatchSerializer})
+    @extend_schema(request=SidBatchListCreateInput, responses={201: s.SidBatchSerializer})
     def post(self, request):
-        data = self.InputSerializer(data=request.data)
+        data = self.SidBatchListCreateInput(data=request.data)
         data.is_valid(raise_exception=True)
         batch = services.sid_batch_record(actor=request.user, **data.validated_data)
         return Response(s.SidBatchSerializer(batch).data, status=status.HTTP_201_CREATED)
@@ -162,13 +162,13 @@ class SidBatchDetailApi(generics.RetrieveAPIView):
 class SidBatchRemitApi(APIView):
     """SID-3: CRIM remitted the batch to the Authority (late when after the 90-day due date)."""
 
-    class InputSerializer(serializers.Serializer):
+    class SidBatchRemitInput(serializers.Serializer):
         remitted_on = serializers.DateField()
 
-    @extend_schema(request=InputSerializer, responses={200: s.SidBatchSerializer})
+    @extend_schema(request=SidBatchRemitInput, responses={200: s.SidBatchSerializer})
     def post(self, request, pk: int):
         batch = get_object_or_404(SidCollectionBatch, pk=pk)
-        data = self.InputSerializer(data=request.data)
+        data = self.SidBatchRemitInput(data=request.data)
         data.is_valid(raise_exception=True)
         batch = services.sid_batch_remit(actor=request.user, batch=batch, **data.validated_data)
         return Response(s.SidBatchSerializer(batch).data)
@@ -197,7 +197,7 @@ class TidPetitionListCreateApi(generics.ListAPIView):
     serializer_class = s.TidPetitionSerializer
     filter_backends = []
 
-    class InputSerializer(serializers.Serializer):
+    class TidPetitionListCreateInput(serializers.Serializer):
         district = serializers.SlugRelatedField(slug_field="code", queryset=District.objects.filter(
             kind=District.Kind.TID))
         municipality = serializers.SlugRelatedField(slug_field="name", queryset=Municipality.objects.all())
@@ -207,9 +207,9 @@ class TidPetitionListCreateApi(generics.ListAPIView):
     def get_queryset(self):
         return _petitions()
 
-    @extend_schema(request=InputSerializer, responses={201: s.TidPetitionSerializer})
+    @extend_schema(request=TidPetitionListCreateInput, responses={201: s.TidPetitionSerializer})
     def post(self, request):
-        data = self.InputSerializer(data=request.data)
+        data = self.TidPetitionListCreateInput(data=request.data)
         data.is_valid(raise_exception=True)
         petition = services.tid_petition_create(actor=request.user, **data.validated_data)
         return Response(s.TidPetitionSerializer(_petitions().get(pk=petition.pk)).data, status=status.HTTP_201_CREATED)
@@ -225,15 +225,15 @@ class TidPetitionDetailApi(generics.RetrieveAPIView):
 class TidFindingApi(APIView):
     """TID-1: the Legislature's finding on factor (a)–(e)."""
 
-    class InputSerializer(serializers.Serializer):
+    class TidFindingInput(serializers.Serializer):
         factor = serializers.ChoiceField(choices=TidFactorFinding.Factor.choices)
         finding = serializers.ChoiceField(choices=TidFactorFinding.Finding.choices)
         notes = serializers.CharField(required=False, allow_blank=True, default="")
 
-    @extend_schema(request=InputSerializer, responses={200: s.TidPetitionSerializer})
+    @extend_schema(request=TidFindingInput, responses={200: s.TidPetitionSerializer})
     def post(self, request, pk: int):
         petition = get_object_or_404(TidPetition, pk=pk)
-        data = self.InputSerializer(data=request.data)
+        data = self.TidFindingInput(data=request.data)
         data.is_valid(raise_exception=True)
         services.tid_finding_record(actor=request.user, petition=petition, **data.validated_data)
         return Response(s.TidPetitionSerializer(_petitions().get(pk=pk)).data)
@@ -246,7 +246,7 @@ class TidOrdinanceListCreateApi(generics.ListAPIView):
     serializer_class = s.TidOrdinanceSerializer
     filter_backends = []
 
-    class InputSerializer(serializers.Serializer):
+    class TidOrdinanceListCreateInput(serializers.Serializer):
         petition = serializers.PrimaryKeyRelatedField(queryset=TidPetition.objects.all())
         number = serializers.CharField(max_length=40)
         name = serializers.CharField(max_length=200)
@@ -261,9 +261,10 @@ class TidOrdinanceListCreateApi(generics.ListAPIView):
     def get_queryset(self):
         return _ordinances()
 
-    @extend_schema(request=InputSerializer, responses={201: s.TidOrdinanceDetailSerializer, 400: {"type": "object"}})
+    @extend_schema(request=TidOrdinanceListCreateInput,
+                   responses={201: s.TidOrdinanceDetailSerializer, 400: {"type": "object"}})
     def post(self, request):
-        data = self.InputSerializer(data=request.data)
+        data = self.TidOrdinanceListCreateInput(data=request.data)
         data.is_valid(raise_exception=True)
         try:
             ordinance = services.tid_ordinance_issue(actor=request.user, **data.validated_data)
@@ -287,14 +288,14 @@ class TidOrdinancePreviewApi(APIView):
 
     permission_classes = [IsStaffReader]
 
-    class InputSerializer(serializers.Serializer):
+    class TidOrdinancePreviewInput(serializers.Serializer):
         formula = serializers.CharField(required=False, trim_whitespace=False)
         expected_amount = serializers.DecimalField(required=False, allow_null=True, min_value=0, **MONEY)
 
-    @extend_schema(request=InputSerializer, responses={200: {"type": "object"}, 400: {"type": "object"}})
+    @extend_schema(request=TidOrdinancePreviewInput, responses={200: {"type": "object"}, 400: {"type": "object"}})
     def post(self, request, pk: int):
         ordinance = get_object_or_404(TidOrdinance.objects.select_related("petition__district"), pk=pk)
-        data = self.InputSerializer(data=request.data)
+        data = self.TidOrdinancePreviewInput(data=request.data)
         data.is_valid(raise_exception=True)
         formula = data.validated_data.get("formula", ordinance.formula)
         expected = data.validated_data.get("expected_amount", ordinance.expected_amount)
@@ -324,53 +325,53 @@ def _ordinance_action(service, input_serializer):
     return Api
 
 
-class _MayorReceipt(serializers.Serializer):
+class TidMayorReceiptInput(serializers.Serializer):
     received_on = serializers.DateField()
 
 
-class _MayorDecision(serializers.Serializer):
+class TidMayorDecisionInput(serializers.Serializer):
     decision = serializers.ChoiceField(choices=[TidOrdinance.Decision.APPROVED, TidOrdinance.Decision.DISAPPROVED])
     decided_on = serializers.DateField()
 
 
-class _Publication(serializers.Serializer):
+class TidPublicationInput(serializers.Serializer):
     newspaper = serializers.CharField(max_length=120)
     published_on = serializers.DateField()
 
 
-class _Collector(serializers.Serializer):
+class TidCollectorInput(serializers.Serializer):
     collector = serializers.ChoiceField(choices=TidOrdinance.Collector.choices)
     association = serializers.PrimaryKeyRelatedField(queryset=Party.objects.filter(kind=Party.Kind.ORGANIZATION),
                                                      required=False, allow_null=True, default=None)
     copy_sent_to_crim_on = serializers.DateField(required=False, allow_null=True, default=None)
 
 
-class _AssociationReceipt(serializers.Serializer):
+class TidAssociationReceiptInput(serializers.Serializer):
     received_on = serializers.DateField()
 
 
-TidMayorReceiptApi = _ordinance_action(services.tid_mayor_receipt, _MayorReceipt)
-TidMayorDecisionApi = _ordinance_action(services.tid_mayor_decide, _MayorDecision)
-TidPublicationApi = _ordinance_action(services.tid_publication_record, _Publication)
-TidCollectorApi = _ordinance_action(services.tid_collector_set, _Collector)
-TidAssociationReceiptApi = _ordinance_action(services.tid_association_receipt, _AssociationReceipt)
+TidMayorReceiptApi = _ordinance_action(services.tid_mayor_receipt, TidMayorReceiptInput)
+TidMayorDecisionApi = _ordinance_action(services.tid_mayor_decide, TidMayorDecisionInput)
+TidPublicationApi = _ordinance_action(services.tid_publication_record, TidPublicationInput)
+TidCollectorApi = _ordinance_action(services.tid_collector_set, TidCollectorInput)
+TidAssociationReceiptApi = _ordinance_action(services.tid_association_receipt, TidAssociationReceiptInput)
 
 
 class TidAccountEntryApi(APIView):
     """TID-5: add a deposit or an expense to the association's account. An administrative expense
     above the cumulative 5 % cap is refused (400) with the figures."""
 
-    class InputSerializer(serializers.Serializer):
+    class TidAccountEntryInput(serializers.Serializer):
         kind = serializers.ChoiceField(choices=TidAccountEntry.Kind.choices)
         entry_date = serializers.DateField()
         amount = serializers.DecimalField(min_value=0, **MONEY)
         purpose = serializers.CharField(max_length=240)
         admin_expense = serializers.BooleanField(required=False, default=False)
 
-    @extend_schema(request=InputSerializer, responses={201: s.TidAccountEntrySerializer, 400: {"type": "object"}})
+    @extend_schema(request=TidAccountEntryInput, responses={201: s.TidAccountEntrySerializer, 400: {"type": "object"}})
     def post(self, request, pk: int):
         ordinance = get_object_or_404(TidOrdinance, pk=pk)
-        data = self.InputSerializer(data=request.data)
+        data = self.TidAccountEntryInput(data=request.data)
         data.is_valid(raise_exception=True)
         try:
             entry = services.tid_account_entry_add(actor=request.user, ordinance=ordinance, **data.validated_data)
