@@ -9,8 +9,10 @@ from core.views import HomeView
 api_v1 = [
     path("", include("districts.api.urls")),
     path("franchises/", include("franchises.api.urls")),
+    path("franchise-billing/", include("assessments.franchise_billing.api.urls")),
     path("improvement/", include("districts.improvement.api.urls")),
     path("", include("assessments.api.urls")),
+    path("portal/", include("assessments.portal.api_urls")),
     path("", include("liens.api.urls")),
     path("compute/<str:calculation>/", ComputeView.as_view(), name="compute"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
@@ -26,9 +28,11 @@ urlpatterns = [
     path("registro/", include("districts.urls")),
     path("", include("core.urls")),  # work queue, document downloads, public /verificar/
     path("franquicias/", include("franchises.urls")),
+    path("facturacion-franquicias/", include("assessments.franchise_billing.urls")),
     path("portal/", include("assessments.portal.urls")),
     path("simulacion/", include("assessments.whatif.urls")),
     path("padrones/", include("assessments.rolls.urls")),
+    path("avisos/", include("assessments.notices.urls")),
     path("cobros/", include("assessments.urls")),
     path("distritos-mejoramiento/", include("districts.improvement.urls")),
     path("gravamenes/", include("liens.urls")),

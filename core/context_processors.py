@@ -15,8 +15,10 @@ STAFF_NAV = [
     ("improvement", _("Distritos de mejoramiento"), "improvement:home"),
     ("liens", _("Gravámenes"), "liens:queue"),
     ("franchises", _("Franquicias"), "franchises:list"),
+    ("franchise_billing", _("Facturación de franquicias"), "franchise_billing:run"),
     ("import", _("Importar / exportar"), "imports:home"),
     ("rolls", _("Padrones"), "rolls:list"),
+    ("mailing", _("Avisos y envíos"), "notices:batch_list"),
     ("whatif", _("Simulación de padrones"), "whatif:page"),
 ]
 

@@ -135,7 +135,7 @@ class SeizureForm(forms.Form):
 class CertificateForm(forms.Form):
     on = forms.DateField(label=_("Gravámenes vigentes al"), widget=DATE)
     office = forms.ModelChoiceField(label=_("Oficina que certifica"), queryset=Office.objects.none(), required=False,
-                                    empty_label=_("— La del distrito de riego de la parcela —"))
+                                    empty_label=_("— La del distrito de la parcela —"))
     language = forms.ChoiceField(label=_("Idioma"), choices=[("es", "Español"), ("en", "English")], initial="es")
 
     def __init__(self, *args, **kwargs):

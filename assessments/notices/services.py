@@ -75,11 +75,7 @@ def _lock_receivables(ids: list[int]) -> None:
     """Row locks on the receivables, ascending: concurrent issuers of the same charges serialize.
     FOR NO KEY UPDATE on PostgreSQL, so payments posting entries that reference them are not held."""
     qs = Receivable.objects.filter(pk__in=ids).order_by("pk")
-    if connection.vendor == "postgresql":
-        qs = qs.select_for_update(no_key=True)
-    else:
-        qs = qs.select_for_update()
-    list(qs.values_list("pk", flat=True))
+    list(qs.select_for_update(no_key=connection.vendor == "postgresql").values_list("pk", flat=True))
 
 
 # --- issue ----------------------------------------------------------------------------------------
@@ -97,7 +93,7 @@ def notices_number(*, receivable_ids: Iterable[int], actor, language: str = "es"
     _lock_receivables(ids)
     have = set(Notice.objects.filter(receivable_id__in=ids).exclude(status=Notice.Status.REPLACED)
                .values_list("receivable_id", flat=True))
-    todo = [r for r in _receivables(i for i in ids if i not in have)]
+    todo = list(_receivables(i for i in ids if i not in have))
     if not todo:
         return []
     on = on or timezone.localdate()
@@ -246,6 +242,14 @@ def receivables_needing_notice(source_type: str) -> list[int]:
                           "account__party__first_surname", "pk").values_list("pk", flat=True))
 
 
+def sources_missing_notices() -> list[str]:
+    """Billing runs (source types) with an open charge that has no current rendered notice."""
+    done = Notice.objects.filter(document__isnull=False).exclude(status=Notice.Status.REPLACED).values(
+        "receivable_id")
+    return sorted(set(Receivable.objects.filter(status=Receivable.Status.OPEN).exclude(pk__in=done)
+                      .values_list("source_type", flat=True).distinct()))
+
+
 def notices_issue_for_source(*, source_type: str, actor=None, language: str = "es", render: bool = True,
                              batches: bool = True) -> IssueResult:
     """Issue every missing notice of a billing run (e.g. "rolls.Roll:12"), in chunks, then — when
@@ -273,17 +277,27 @@ def notices_schedule_after_commit(*, source_types: Iterable[str], actor=None, la
     actor_id = getattr(actor, "pk", None) if _user(actor) else None
 
     def go():
+        from assessments.notices.tasks import notices_issue_for_source_task
         from config.celery import app
 
-        from assessments.notices.tasks import notices_issue_for_source_task
-
         for st in source_types:
-            if app.conf.task_always_eager:
-                notices_issue_for_source(source_type=st, actor=actor, language=language, render=False)
-            else:
-                notices_issue_for_source_task.delay(st, language, actor_id)
+            try:
+                if app.conf.task_always_eager:
+                    notices_issue_for_source(source_type=st, actor=actor, language=language, render=False)
+                else:
+                    notices_issue_for_source_task.delay(st, language, actor_id)
+            except Exception:   # the committed billing stands; the daily catch-up issues what is missing
+                log.exception("could not schedule the notices of %s", st)
 
     transaction.on_commit(go)
+
+
+def notices_schedule_for_roll(*, roll, actor=None) -> None:
+    """The roll cycle's hook (certification and finalization): after commit, issue the notices of
+    the roll's receivables — its lines (`rolls.Roll:<id>`) and, for Lajas, its water sales
+    (`rolls.WaterSale:<id>`, LAJ-5) — that are still missing. Whichever moment billing happens,
+    the notices follow it; a roll with no receivables yet issues nothing."""
+    notices_schedule_after_commit(source_types=[f"rolls.Roll:{roll.pk}", f"rolls.WaterSale:{roll.pk}"], actor=actor)
 
 
 # --- mailing ----------------------------------------------------------------------------------------

@@ -203,6 +203,9 @@ def roll_certify(*, roll: Roll, actor) -> Outcome:
     roll.status, roll.certified_at, roll.certified_by = Roll.Status.CERTIFIED, timezone.now(), actor
     roll.save(update_fields=["status", "certified_at", "certified_by"])
     audit(actor=actor, action="roll.certify", target=roll, summary=f"Padrón certificado: {roll}")
+    from assessments.notices.services import notices_schedule_for_roll
+
+    notices_schedule_for_roll(roll=roll, actor=actor)   # after commit: the notices of its receivables
     return Outcome(roll, True, f"{roll} certificado.")
 
 
@@ -220,6 +223,9 @@ def roll_finalize(*, roll: Roll, actor=None, on: date | None = None) -> Outcome:
     from assessments.rolls.billing import bill_roll
 
     billed = bill_roll(roll=roll, actor=actor, on=on or date.today())
+    from assessments.notices.services import notices_schedule_for_roll
+
+    notices_schedule_for_roll(roll=roll, actor=actor)   # after commit: whatever notice is not issued yet
     return Outcome(roll, True, f"{roll} finalizado; {billed} cargos registrados.")
 
 

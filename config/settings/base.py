@@ -37,6 +37,7 @@ INSTALLED_APPS = [
     "assessments",
     "assessments.rolls",
     "assessments.notices",
+    "assessments.franchise_billing",
 ]
 
 MIDDLEWARE = [
@@ -97,6 +98,8 @@ MEDIA_URL = "media/"
 MEDIA_ROOT = Path(env("DJANGO_MEDIA_ROOT", default=str(BASE_DIR / "media")))
 
 EMAIL_BACKEND = env("DJANGO_EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
+# Printed on every document and encoded in its QR: where the public verification page lives.
+DOCUMENTS_PUBLIC_BASE_URL = env("DOCUMENTS_PUBLIC_BASE_URL", default="https://cargos.pr.gov")
 DEFAULT_FROM_EMAIL = env("DJANGO_DEFAULT_FROM_EMAIL", default="no-responder@cargos.pr.gov")
 
 REST_FRAMEWORK = {
@@ -156,6 +159,18 @@ CELERY_BEAT_SCHEDULE: dict = {
                               "schedule": crontab(month_of_year=7, day_of_month=1, hour=0, minute=5)},
     "rolls-finalize-daily": {"task": "assessments.rolls.tasks.rolls_finalize_due_task",
                              "schedule": crontab(hour=1, minute=15)},
+    # notices: any open charge still without its notice (a lost fan-out, a charge billed alone); 02:30.
+    "notices-issue-missing-daily": {"task": "assessments.notices.tasks.notices_issue_missing_task",
+                                    "schedule": crontab(hour=2, minute=30)},
+    # FRA-3: tariff invoices for the next fiscal year (due July 1) on June 1; daily, franchises issued during the
+    # current year get their pro rata invoice; then FRA-8 arrears flags (oldest unpaid due date + 6 months).
+    "franchise-invoices-june-1": {"task": "assessments.franchise_billing.tasks.franchise_invoices_generate_task",
+                                  "schedule": crontab(month_of_year=6, day_of_month=1, hour=2, minute=0)},
+    "franchise-invoices-catch-up-daily": {
+        "task": "assessments.franchise_billing.tasks.franchise_invoices_catch_up_task",
+        "schedule": crontab(hour=2, minute=30)},
+    "franchise-arrears-flags-daily": {"task": "assessments.franchise_billing.tasks.franchise_arrears_flags_task",
+                                      "schedule": crontab(hour=4, minute=45)},
 }
 
 # Amount fields (ARCHITECTURE.md "Money and dates").

@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -101,6 +101,7 @@ class LienRulingCreateApi(APIView):
 
     permission_classes = [IsStaffRole]
 
+    @extend_schema_serializer(component_name="LienRulingInput")
     class InputSerializer(serializers.Serializer):
         higher = serializers.PrimaryKeyRelatedField(queryset=Lien.objects.all())
         lower = serializers.PrimaryKeyRelatedField(queryset=Lien.objects.all())

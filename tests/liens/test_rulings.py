@@ -150,3 +150,21 @@ def test_api_ruling_400_with_details_and_201(seeded, legal_client):
     body = ok.json()
     assert body["ruling"]["reference"] == "C-3" and body["ruling"]["decided_by"] == "lidia.legal"
     assert body["ranking"]["conflicts"] == [] and len(body["ranking"]["ranks"]) == 6
+
+
+def test_the_database_refuses_a_second_ruling_on_the_same_pair(seeded, legal_user):
+    from django.db import IntegrityError, transaction
+    from django.utils import timezone
+
+    parcel = seeded["lien2"]
+    ids = ids_of(parcel)
+    irr, sid = Lien.objects.get(pk=ids["IRR-FY27"]), Lien.objects.get(pk=ids["SID-7"])
+    LienRuling.objects.create(parcel=parcel, higher=irr, lower=sid, reference="D-1", decided_by=legal_user,
+                              decided_at=timezone.now())
+    with pytest.raises(IntegrityError), transaction.atomic():
+        LienRuling.objects.create(parcel=parcel, higher=sid, lower=irr, reference="D-2", decided_by=legal_user,
+                                  decided_at=timezone.now())
+    with pytest.raises(IntegrityError), transaction.atomic():
+        LienRuling.objects.create(parcel=parcel, higher=irr, lower=irr, reference="D-3", decided_by=legal_user,
+                                  decided_at=timezone.now())
+    assert LienRuling.objects.count() == 1

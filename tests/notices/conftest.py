@@ -47,13 +47,13 @@ def bill(district_code: str, actor, *, on=date(2026, 7, 1)):
 
 
 @pytest.fixture
-def irr_roll(irrigation_figures, staff_user):
+def irr_roll(irrigation_figures, staff_user):  # noqa: F811
     give_owners(irrigation_figures.district)
     return bill("riego-sur", staff_user)
 
 
 @pytest.fixture
-def laj_roll(lajas_figures, staff_user):
+def laj_roll(lajas_figures, staff_user):  # noqa: F811
     give_owners(lajas_figures.district, co_owned_index=99)
     return bill("valle-lajas", staff_user)
 

@@ -1,0 +1,193 @@
+"""Reads of franchise billing: a franchise's charges and debt, FRA-8's oldest unpaid due date,
+FRA-4's collections by tariff class, the invoice runs."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+
+from django.db.models import Count, Min, QuerySet, Sum
+
+from assessments.franchise_billing import rules
+from assessments.franchise_billing.models import AaaTransfer, FranchiseCharge, InvoiceRun
+from assessments.ledger.reports import COLLECTION_KINDS
+from assessments.models import Installment, LedgerEntry
+from assessments.rules.franchise import CLASSES
+from core.money import ZERO
+from core.parameters import DatabaseParameters
+from franchises.models import Franchise, MeterReading
+
+FAMILY = "fra_tariffs"
+
+
+# --- a franchise's charges ---------------------------------------------------------------------------
+
+def charges_for(franchise: Franchise | int) -> QuerySet[FranchiseCharge]:
+    """Tariff invoices and metered bills of a franchise, newest first, with their installments."""
+    pk = franchise.pk if isinstance(franchise, Franchise) else franchise
+    return (FranchiseCharge.objects.filter(franchise_id=pk)
+            .select_related("receivable", "receivable__fund", "reading")
+            .prefetch_related("receivable__installments")
+            .order_by("-fiscal_year", "kind", "-month", "-id"))
+
+
+def open_amounts(receivable_ids) -> dict[int, Decimal]:
+    """What is still owed on each receivable (its entries' sum: principal and surcharge)."""
+    rows = (LedgerEntry.objects.filter(receivable_id__in=list(receivable_ids)).values("receivable_id")
+            .annotate(t=Sum("amount")))
+    return {r["receivable_id"]: r["t"] for r in rows}
+
+
+def unbilled_readings(franchise: Franchise, on: date) -> list[MeterReading]:
+    """Readings of ended months with no bill yet (metered franchises without exemption only)."""
+    if not franchise.is_metered or franchise.exemption:
+        return []
+    return [r for r in MeterReading.objects.filter(franchise=franchise, bill__isnull=True).order_by("month")
+            if rules.month_ended(r.month, on)]
+
+
+def _owed_entries(*, on: date):
+    """Ledger entries of franchise charges on installments due by `on`, as known on `on`."""
+    return LedgerEntry.objects.filter(receivable__franchise_charge__isnull=False, installment__isnull=False,
+                                      installment__due_date__lte=on, effective_date__lte=on)
+
+
+def outstanding_debt(franchise: Franchise, on: date) -> Decimal | None:
+    """FRA-7: the debt for water use of this franchise on `on`: what is unpaid on its tariff
+    invoices and metered bills whose due date has come (amounts billed in advance and not yet
+    due are not a debt).
+
+    None when billing has never charged this franchise: billing cannot vouch for debts it never
+    recorded (older ones, or a franchise not yet invoiced), so staff verify and type the amount,
+    as before billing existed. This is the provider registered with
+    franchises.selectors.register_debt_provider.
+    """
+    if not FranchiseCharge.objects.filter(franchise_id=franchise.pk).exists():
+        return None
+    total = (_owed_entries(on=on).filter(receivable__franchise_charge__franchise_id=franchise.pk)
+             .aggregate(t=Sum("amount"))["t"] or ZERO)
+    return max(total, ZERO).quantize(Decimal("0.01"))
+
+
+def oldest_unpaid_due(*, on: date) -> dict[int, date]:
+    """FRA-8: {franchise id: the due date of its oldest installment still unpaid on `on`}, over
+    tariff invoices and metered bills. Franchises with nothing overdue are absent."""
+    open_insts = (_owed_entries(on=on).values("installment_id").annotate(t=Sum("amount")).filter(t__gt=0)
+                  .values("installment_id"))
+    rows = (Installment.objects.filter(pk__in=open_insts)
+            .values("receivable__franchise_charge__franchise_id").annotate(oldest=Min("due_date")))
+    return {r["receivable__franchise_charge__franchise_id"]: r["oldest"] for r in rows}
+
+
+# --- invoice runs ------------------------------------------------------------------------------------
+
+def invoice_totals(fiscal_year: int) -> list[dict]:
+    """Every tariff invoice of the fiscal year by class: count and amount (all runs)."""
+    rows = (FranchiseCharge.objects.filter(kind=FranchiseCharge.Kind.TARIFF, fiscal_year=fiscal_year)
+            .values("tariff_class").annotate(amount=Sum("receivable__amount"), count=Count("id")))
+    by_class = {r["tariff_class"]: r for r in rows}
+    return [{"tariff_class": code, "count": by_class[code]["count"], "amount": by_class[code]["amount"]}
+            for code in CLASSES if code in by_class]
+
+
+def runs_for(fiscal_year: int, limit: int = 10) -> QuerySet[InvoiceRun]:
+    return InvoiceRun.objects.filter(fiscal_year=fiscal_year).select_related("run_by")[:limit]
+
+
+def metered_totals(fiscal_year: int) -> dict:
+    qs = FranchiseCharge.objects.filter(kind=FranchiseCharge.Kind.METERED, fiscal_year=fiscal_year)
+    agg = qs.aggregate(amount=Sum("receivable__amount"), gallons=Sum("gallons"))
+    return {"count": qs.count(), "amount": agg["amount"] or ZERO, "gallons": agg["gallons"] or 0}
+
+
+# --- FRA-4 -------------------------------------------------------------------------------------------
+
+def collections_by_class(*, start: date, end: date) -> dict[str, Decimal]:
+    """FRA-4: money collected on franchise charges between `start` and `end` (effective dates,
+    inclusive) by the tariff class each charge was billed under: payments and credit applied,
+    less returned payments (the same entries as assessments.ledger.reports.collections_by_fund)."""
+    rows = (LedgerEntry.objects.filter(receivable__franchise_charge__isnull=False, installment__isnull=False,
+                                       kind__in=COLLECTION_KINDS, effective_date__gte=start, effective_date__lte=end)
+            .exclude(kind=LedgerEntry.Kind.REVERSAL, reverses__kind__in=[LedgerEntry.Kind.CHARGE,
+                                                                         LedgerEntry.Kind.SURCHARGE])
+            .values("receivable__franchise_charge__tariff_class").annotate(t=Sum("amount")))
+    return {r["receivable__franchise_charge__tariff_class"]: -r["t"] for r in rows}
+
+
+@dataclass(frozen=True)
+class Fra4Report:
+    period: rules.Period
+    rows: list[rules.ClassShare]
+    transfer_pct: Decimal
+    transfer_classes: tuple[str, ...]
+    parameters: str
+    citation: str
+    transfer: AaaTransfer | None = None
+
+    @property
+    def collected(self) -> Decimal:
+        return sum((r.collected for r in self.rows), ZERO)
+
+    @property
+    def transferred(self) -> Decimal:
+        return sum((r.transferred for r in self.rows), ZERO)
+
+    @property
+    def retained(self) -> Decimal:
+        return sum((r.retained for r in self.rows), ZERO)
+
+    @property
+    def aaa_collected(self) -> Decimal:
+        return sum((r.collected for r in self.rows if r.tariff_class in self.transfer_classes), ZERO)
+
+    @property
+    def difference(self) -> Decimal | None:
+        """Recorded transfer vs what the period's collections say now (late entries), or None."""
+        if self.transfer is None:
+            return None
+        return self.transferred - self.transfer.transferred
+
+
+def fra4_report(period: rules.Period, *, params=None) -> Fra4Report:
+    """FRA-4 for one period: collected, transferred and retained per class (parameters in force
+    on the period's last day), with the transfer recorded for the period, if any."""
+    version = (params or DatabaseParameters()).get(FAMILY, period.end)
+    values = version.values
+    pct = Decimal(str(values["aaa_transfer_pct"]))
+    classes = tuple(values["aaa_transfer_classes"])
+    rows = rules.aaa_shares(collections_by_class(start=period.start, end=period.end), classes=CLASSES,
+                            transfer_pct=pct, transfer_classes=classes)
+    transfer = AaaTransfer.objects.filter(period_label=period.label).select_related("recorded_by").first()
+    return Fra4Report(period=period, rows=rows, transfer_pct=pct, transfer_classes=classes,
+                      parameters=version.label(), citation=values.get("aaa_transfer_citation", ""),
+                      transfer=transfer)
+
+
+def overlapping_transfers(period: rules.Period) -> QuerySet[AaaTransfer]:
+    return AaaTransfer.objects.filter(period_start__lte=period.end, period_end__gte=period.start)
+
+
+def recent_transfers(limit: int = 24) -> QuerySet[AaaTransfer]:
+    return AaaTransfer.objects.select_related("recorded_by").order_by("-period_start", "-id")[:limit]
+
+
+def charge_summary(franchise: Franchise, on: date) -> dict:
+    """For the franchise page's card: the latest charges, what is open, the debt due and FRA-8's start."""
+    charges = list(charges_for(franchise)[:6])
+    open_by = open_amounts(c.receivable_id for c in charges)
+    rows = [{"charge": c, "open": open_by.get(c.receivable_id, ZERO)} for c in charges]
+    totals = (LedgerEntry.objects.filter(receivable__franchise_charge__franchise_id=franchise.pk)
+              .aggregate(t=Sum("amount"))["t"] or ZERO)
+    oldest = (Installment.objects.filter(receivable__franchise_charge__franchise_id=franchise.pk,
+                                         due_date__lte=on)
+              .filter(pk__in=_owed_entries(on=on).values("installment_id").annotate(t=Sum("amount"))
+                      .filter(t__gt=0).values("installment_id"))
+              .aggregate(d=Min("due_date"))["d"])
+    return {"rows": rows, "open_total": totals, "debt": outstanding_debt(franchise, on),
+            "oldest_unpaid_due": oldest, "count": FranchiseCharge.objects.filter(franchise=franchise).count()}
+
+
+def fy_charges(fiscal_year: int) -> QuerySet[FranchiseCharge]:
+    return (FranchiseCharge.objects.filter(fiscal_year=fiscal_year, kind=FranchiseCharge.Kind.TARIFF)
+            .select_related("franchise", "franchise__holder", "receivable").order_by("franchise__number"))
+
