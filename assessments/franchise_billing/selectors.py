@@ -13,7 +13,7 @@ from assessments.franchise_billing.models import AaaTransfer, FranchiseCharge, I
 from assessments.ledger.reports import COLLECTION_KINDS
 from assessments.models import Installment, LedgerEntry
 from assessments.rules.franchise import CLASSES
-from core.money import ZERO
+from core.money import CENT, ZERO
 from core.parameters import DatabaseParameters
 from franchises.models import Franchise, MeterReading
 
@@ -35,7 +35,7 @@ def open_amounts(receivable_ids) -> dict[int, Decimal]:
     """What is still owed on each receivable (its entries' sum: principal and surcharge)."""
     rows = (LedgerEntry.objects.filter(receivable_id__in=list(receivable_ids)).values("receivable_id")
             .annotate(t=Sum("amount")))
-    return {r["receivable_id"]: r["t"] for r in rows}
+    return {r["receivable_id"]: r["t"].quantize(CENT) for r in rows}
 
 
 def unbilled_readings(franchise: Franchise, on: date) -> list[MeterReading]:
@@ -66,7 +66,7 @@ def outstanding_debt(franchise: Franchise, on: date) -> Decimal | None:
         return None
     total = (_owed_entries(on=on).filter(receivable__franchise_charge__franchise_id=franchise.pk)
              .aggregate(t=Sum("amount"))["t"] or ZERO)
-    return max(total, ZERO).quantize(Decimal("0.01"))
+    return max(total, ZERO).quantize(CENT)
 
 
 def oldest_unpaid_due(*, on: date) -> dict[int, date]:
@@ -86,7 +86,7 @@ def invoice_totals(fiscal_year: int) -> list[dict]:
     rows = (FranchiseCharge.objects.filter(kind=FranchiseCharge.Kind.TARIFF, fiscal_year=fiscal_year)
             .values("tariff_class").annotate(amount=Sum("receivable__amount"), count=Count("id")))
     by_class = {r["tariff_class"]: r for r in rows}
-    return [{"tariff_class": code, "count": by_class[code]["count"], "amount": by_class[code]["amount"]}
+    return [{"tariff_class": code, "count": by_class[code]["count"], "amount": by_class[code]["amount"].quantize(CENT)}
             for code in CLASSES if code in by_class]
 
 
@@ -97,7 +97,7 @@ def runs_for(fiscal_year: int, limit: int = 10) -> QuerySet[InvoiceRun]:
 def metered_totals(fiscal_year: int) -> dict:
     qs = FranchiseCharge.objects.filter(kind=FranchiseCharge.Kind.METERED, fiscal_year=fiscal_year)
     agg = qs.aggregate(amount=Sum("receivable__amount"), gallons=Sum("gallons"))
-    return {"count": qs.count(), "amount": agg["amount"] or ZERO, "gallons": agg["gallons"] or 0}
+    return {"count": qs.count(), "amount": (agg["amount"] or ZERO).quantize(CENT), "gallons": agg["gallons"] or 0}
 
 
 # --- FRA-4 -------------------------------------------------------------------------------------------
@@ -111,7 +111,7 @@ def collections_by_class(*, start: date, end: date) -> dict[str, Decimal]:
             .exclude(kind=LedgerEntry.Kind.REVERSAL, reverses__kind__in=[LedgerEntry.Kind.CHARGE,
                                                                          LedgerEntry.Kind.SURCHARGE])
             .values("receivable__franchise_charge__tariff_class").annotate(t=Sum("amount")))
-    return {r["receivable__franchise_charge__tariff_class"]: -r["t"] for r in rows}
+    return {r["receivable__franchise_charge__tariff_class"]: (-r["t"]).quantize(CENT) for r in rows}
 
 
 @dataclass(frozen=True)
@@ -183,7 +183,7 @@ def charge_summary(franchise: Franchise, on: date) -> dict:
               .filter(pk__in=_owed_entries(on=on).values("installment_id").annotate(t=Sum("amount"))
                       .filter(t__gt=0).values("installment_id"))
               .aggregate(d=Min("due_date"))["d"])
-    return {"rows": rows, "open_total": totals, "debt": outstanding_debt(franchise, on),
+    return {"rows": rows, "open_total": totals.quantize(CENT), "debt": outstanding_debt(franchise, on),
             "oldest_unpaid_due": oldest, "count": FranchiseCharge.objects.filter(franchise=franchise).count()}
 
 

@@ -10,8 +10,10 @@ from decimal import Decimal
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Sum
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from assessments.ledger import fastsql
 from assessments.ledger import surcharge_rules as sr
 from assessments.ledger.allocation import allocate, refresh_receivables
 from assessments.ledger.common import (
@@ -32,6 +34,12 @@ from core.money import CENT, ZERO, to_decimal
 from liens import services as lien_services
 
 REFERENCE_SERIES = "payment_reference"
+IN_CHUNK = 900          # ids per IN (…) list: below SQLite's smallest parameter limit
+RECEIVABLE_FIELDS = ("kind", "account", "fund", "office", "source_type", "source_id", "description", "breakdown",
+                     "surcharge_rule", "surcharge_terms", "payment_reference", "creates_lien", "issued_on", "amount",
+                     "status", "created_by", "created_at", "updated_at")
+ENTRY_FIELDS = ("account", "receivable", "installment", "kind", "component", "amount", "effective_date", "posted_at",
+                "memo", "rule", "actor")
 
 
 # --- accounts ---------------------------------------------------------------------------------
@@ -231,9 +239,9 @@ def receivables_bulk_create(*, rows: Iterable[ReceivableRow], actor, batch_size:
     by_type: dict[str, list[str]] = {}
     for row in unique_rows:
         by_type.setdefault(row.source_type, []).append(str(row.source_id))
-    for st, ids in by_type.items():
-        for i in range(0, len(ids), batch_size):
-            existing.update(Receivable.objects.filter(source_type=st, source_id__in=ids[i:i + batch_size])
+    for st, source_ids in by_type.items():
+        for i in range(0, len(source_ids), IN_CHUNK):
+            existing.update(Receivable.objects.filter(source_type=st, source_id__in=source_ids[i:i + IN_CHUNK])
                             .values_list("source_type", "source_id"))
     todo = [r for r in unique_rows if (r.source_type, str(r.source_id)) not in existing]
     if not todo:
@@ -254,77 +262,64 @@ def receivables_bulk_create(*, rows: Iterable[ReceivableRow], actor, batch_size:
         cleaned.append((row, _clean_installments(row.installments)))
 
     first_ref = take_numbers(REFERENCE_SERIES, len(cleaned))
-    user = user_or_none(actor)
-    receivables = []
-    for i, (row, insts) in enumerate(cleaned):
-        total = sum((a for _, a in insts), ZERO)
-        receivables.append(Receivable(
-            kind=row.kind, account_id=row.account_id, fund_id=row.fund_id, office_id=row.office_id,
-            source_type=row.source_type, source_id=str(row.source_id), description=row.description[:300],
-            breakdown=row.breakdown or {}, surcharge_rule=row.surcharge_rule, surcharge_terms=row.surcharge_terms or {},
-            payment_reference=payment_reference(first_ref + i), creates_lien=row.creates_lien,
-            issued_on=row.issued_on, amount=total,
-            status=Receivable.Status.OPEN if total > 0 else Receivable.Status.PAID, created_by=user))
-    Receivable.objects.bulk_create(receivables, batch_size=batch_size)
-    if any(r.pk is None for r in receivables):   # a backend that cannot return ids from bulk inserts
-        ids = dict(Receivable.objects.filter(payment_reference__in=[r.payment_reference for r in receivables])
-                   .values_list("payment_reference", "pk"))
-        for r in receivables:
-            r.pk = r.id = ids[r.payment_reference]
-
-    installments = [Installment(receivable_id=rec.pk, seq=j + 1, due_date=due, amount=amount)
-                    for rec, (_, insts) in zip(receivables, cleaned, strict=True)
-                    for j, (due, amount) in enumerate(insts)]
-    Installment.objects.bulk_create(installments, batch_size=batch_size)
-    if any(i.pk is None for i in installments):
-        ids = {(rid, seq): pk for rid, seq, pk in Installment.objects.filter(
-            receivable_id__in=[r.pk for r in receivables]).values_list("receivable_id", "seq", "pk")}
-        for inst in installments:
-            inst.pk = inst.id = ids[(inst.receivable_id, inst.seq)]
-
-    rec_by_id = {r.pk: r for r in receivables}
-    entries = [LedgerEntry(account_id=rec_by_id[inst.receivable_id].account_id, receivable_id=inst.receivable_id,
-                           installment_id=inst.pk, kind=LedgerEntry.Kind.CHARGE, component=PRINCIPAL,
-                           amount=inst.amount, effective_date=rec_by_id[inst.receivable_id].issued_on, actor=user,
-                           memo=rec_by_id[inst.receivable_id].description)
-               for inst in installments if inst.amount]
-    LedgerEntry.objects.bulk_create(entries, batch_size=batch_size)
+    user_id = getattr(user_or_none(actor), "pk", None)
+    now = timezone.now()
+    stamp = fastsql.when(now)
+    totals = [sum((a for _due, a in insts), ZERO) for _row, insts in cleaned]
+    refs = [payment_reference(first_ref + i) for i in range(len(cleaned))]
+    fastsql.insert_rows(Receivable, RECEIVABLE_FIELDS, (
+        (row.kind, row.account_id, row.fund_id, row.office_id, row.source_type, str(row.source_id),
+         row.description[:300], fastsql.as_json(row.breakdown or {}), row.surcharge_rule,
+         fastsql.as_json(row.surcharge_terms or {}), ref, row.creates_lien, row.issued_on, total,
+         Receivable.Status.OPEN if total > 0 else Receivable.Status.PAID, user_id, stamp, stamp)
+        for (row, _insts), ref, total in zip(cleaned, refs, totals, strict=True)))
+    rec_ids: dict[str, int] = {}
+    for i in range(0, len(refs), IN_CHUNK):
+        rec_ids.update(Receivable.objects.filter(payment_reference__in=refs[i:i + IN_CHUNK])
+                       .values_list("payment_reference", "pk"))
+    ids = [rec_ids[ref] for ref in refs]
+    fastsql.insert_rows(Installment, ("receivable", "seq", "due_date", "amount"), (
+        (rid, j + 1, due, amount) for rid, (_row, insts) in zip(ids, cleaned, strict=True)
+        for j, (due, amount) in enumerate(insts)))
+    inst_ids: dict[tuple[int, int], int] = {}
+    for i in range(0, len(ids), IN_CHUNK):
+        inst_ids.update(((rid, seq), pk) for pk, rid, seq in Installment.objects.filter(
+            receivable_id__in=ids[i:i + IN_CHUNK]).values_list("pk", "receivable_id", "seq"))
+    fastsql.insert_rows(LedgerEntry, ENTRY_FIELDS, (
+        (row.account_id, rid, inst_ids[(rid, j + 1)], LedgerEntry.Kind.CHARGE, PRINCIPAL, amount, row.issued_on,
+         stamp, row.description[:300], "", user_id)
+        for rid, (row, insts) in zip(ids, cleaned, strict=True) for j, (_due, amount) in enumerate(insts) if amount))
 
     deltas: dict[int, Decimal] = {}
-    for rec in receivables:
-        deltas[rec.account_id] = deltas.get(rec.account_id, ZERO) + rec.amount
-    changed = []
-    for account_id, delta in deltas.items():
-        acc = accounts[account_id]
-        if delta:
-            acc.balance += delta
-            changed.append(acc)
-    Account.objects.bulk_update(changed, ["balance"], batch_size=500)
+    for (row, _insts), total in zip(cleaned, totals, strict=True):
+        deltas[row.account_id] = deltas.get(row.account_id, ZERO) + total
+    fastsql.add_to_column(Account, "balance", ((d, pk) for pk, d in sorted(deltas.items()) if d))
 
-    lien_rows = [{"parcel_id": accounts[rec.account_id].parcel_id, "kind": funds[rec.fund_id].lien_kind,
-                  "amount": rec.amount, "constituted_on": rec.issued_on, "origin_type": Receivable.LIEN_ORIGIN,
-                  "origin_id": str(rec.pk), "origin_label": f"{rec.payment_reference} {rec.description}"[:200],
-                  "finances_public_infrastructure": funds[rec.fund_id].finances_public_infrastructure}
-                 for rec in receivables if rec.creates_lien and rec.amount > 0]
+    lien_rows = [{"parcel_id": accounts[row.account_id].parcel_id, "kind": funds[row.fund_id].lien_kind,
+                  "amount": total, "constituted_on": row.issued_on, "origin_type": Receivable.LIEN_ORIGIN,
+                  "origin_id": str(rid), "origin_label": f"{ref} {row.description}"[:200],
+                  "finances_public_infrastructure": funds[row.fund_id].finances_public_infrastructure}
+                 for (row, _insts), rid, ref, total in zip(cleaned, ids, refs, totals, strict=True)
+                 if row.creates_lien and total > 0]
     liens = lien_services.lien_register_bulk(rows=lien_rows, actor=actor, batch_size=batch_size)
 
     # Accounts holding unapplied credit take it on their new charges (usually very few).
     applied = ZERO
     with_credit = []
     account_ids = sorted(deltas)
-    for i in range(0, len(account_ids), batch_size):
-        part = account_ids[i:i + batch_size]
+    for i in range(0, len(account_ids), IN_CHUNK):
+        part = account_ids[i:i + IN_CHUNK]
         pools = (LedgerEntry.objects.filter(account_id__in=part, installment__isnull=True)
                  .values("account_id").annotate(t=Sum("amount")))
         with_credit += [p["account_id"] for p in pools if p["t"] < 0]
     for account_id in with_credit:
         applied += credit_apply(account=accounts[account_id], on=max(
-            r.issued_on for r in receivables if r.account_id == account_id), actor=actor, params=params)
+            row.issued_on for row, _insts in cleaned if row.account_id == account_id), actor=actor, params=params)
 
-    grand = sum((r.amount for r in receivables), ZERO)
+    grand = sum(totals, ZERO)
+    created = len(cleaned)
     audit(actor=actor, action="receivable.bulk_create",
-          summary=f"{len(receivables)} cargos, {grand} (omitidos {len(rows) - len(receivables)})",
-          data={"created": len(receivables), "skipped": len(rows) - len(receivables), "total": str(grand),
-                "liens": liens, "credit_applied": str(applied),
-                "references": [receivables[0].payment_reference, receivables[-1].payment_reference]})
-    return BulkResult(len(receivables), len(rows) - len(receivables), grand, liens, applied)
+          summary=f"{created} cargos, {grand} (omitidos {len(rows) - created})",
+          data={"created": created, "skipped": len(rows) - created, "total": str(grand), "liens": liens,
+                "credit_applied": str(applied), "references": [refs[0], refs[-1]]})
+    return BulkResult(created, len(rows) - created, grand, liens, applied)

@@ -33,7 +33,8 @@ def pdf_response(request, document, *, filename: str) -> FileResponse:
     from core.documents.services import document_download_record
 
     document_download_record(document=document, user=request.user, ip=request.META.get("REMOTE_ADDR"))
-    response = FileResponse(document.file.open("rb"), content_type="application/pdf", filename=filename)
+    response = FileResponse(document.file.open("rb"), content_type="application/pdf", filename=filename,
+                            as_attachment=True)
     response["Cache-Control"] = "private, no-store"
     return response
 

@@ -11,6 +11,7 @@ from django.db import transaction
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
+from django.utils.functional import cached_property
 from django.views import View
 from django.views.generic import FormView, TemplateView
 
@@ -41,11 +42,18 @@ class RollListView(StaffRequiredMixin, TemplateView):
 class FiguresView(WriterRequiredMixin, FormView):
     template_name = "rolls/figures.html"
 
-    def dispatch(self, request, *args, **kwargs):
-        self.district = get_object_or_404(_roll_districts(), code=kwargs["code"])
-        self.fiscal_year = int(kwargs["fy"])
-        self.existing = CertifiedFigures.objects.filter(district=self.district, fiscal_year=self.fiscal_year).first()
-        return super().dispatch(request, *args, **kwargs)
+    # Looked up lazily, after the role check in dispatch: a refused visitor learns nothing.
+    @cached_property
+    def district(self):
+        return get_object_or_404(_roll_districts(), code=self.kwargs["code"])
+
+    @cached_property
+    def fiscal_year(self) -> int:
+        return int(self.kwargs["fy"])
+
+    @cached_property
+    def existing(self):
+        return CertifiedFigures.objects.filter(district=self.district, fiscal_year=self.fiscal_year).first()
 
     def get_form(self, form_class=None):
         initial = {"fiscal_year": self.fiscal_year}
@@ -142,9 +150,9 @@ class OverrideView(WriterRequiredMixin, FormView):
     template_name = "rolls/override.html"
     form_class = OverrideForm
 
-    def dispatch(self, request, *args, **kwargs):
-        self.line = get_object_or_404(RollLine.objects.select_related("roll", "roll__district"), pk=kwargs["line"])
-        return super().dispatch(request, *args, **kwargs)
+    @cached_property
+    def line(self):
+        return get_object_or_404(RollLine.objects.select_related("roll", "roll__district"), pk=self.kwargs["line"])
 
     def form_valid(self, form):
         try:

@@ -159,6 +159,8 @@ CELERY_BEAT_SCHEDULE: dict = {
                               "schedule": crontab(month_of_year=7, day_of_month=1, hour=0, minute=5)},
     "rolls-finalize-daily": {"task": "assessments.rolls.tasks.rolls_finalize_due_task",
                              "schedule": crontab(hour=1, minute=15)},
+    # LIEN-2: liens registered in bulk are ranked (and conflicts flagged) every night as a safety net.
+    "liens-rank-all-nightly": {"task": "liens.tasks.liens_rank_all_task", "schedule": crontab(hour=2, minute=30)},
     # notices: any open charge still without its notice (a lost fan-out, a charge billed alone); 02:30.
     "notices-issue-missing-daily": {"task": "assessments.notices.tasks.notices_issue_missing_task",
                                     "schedule": crontab(hour=2, minute=30)},

@@ -48,10 +48,11 @@ def test_staff_walk_a_tid_to_a_published_ordinance(live_server, page, staff_user
     page.fill(f"{form} input[name=first_fiscal_year]", "2027")
     page.check(f"{form} input[name=association_authorized]")
     page.fill(f"{form} textarea[name=formula]", "max(150, 0.25 * frontag)")
-    page.wait_for_selector("#ordinance-preview #preview-error")
-    assert "posición 16" in page.inner_text("#ordinance-preview")
+    page.wait_for_selector("#ordinance-preview #preview-error:has-text('posición 16')")
+    assert "nombre desconocido (frontag)" in page.inner_text("#ordinance-preview")
     page.fill(f"{form} textarea[name=formula]", FORMULA)
     page.wait_for_selector("#ordinance-preview #preview-table")
+    page.wait_for_selector("#ordinance-preview:not([aria-busy])")
     assert page.inner_text("#preview-total") == "$3,400.00"
     rows = page.locator("#preview-table tbody tr")
     assert rows.count() == 3

@@ -63,7 +63,7 @@ def pdf_text(document) -> str:
 
     with document.file.open("rb") as fh:
         reader = PdfReader(io.BytesIO(fh.read()))
-    return "\n".join(page.extract_text() for page in reader.pages)
+    return " ".join(" ".join(page.extract_text() for page in reader.pages).split())   # spaces normalized
 
 
 def pdf_pages(document) -> int:

@@ -84,7 +84,7 @@ def test_the_pdf_carries_owner_amount_reference_verification_code_and_the_law(ir
                      f"${rec.amount:,.2f}", rec.payment_reference, notice.document.verification_code,
                      notice.number, parcel.cadastre, "cuerdas", "acres", f"{parcel.area_cuerdas:,.4f}",
                      f"{parcel.area_acres:,.4f}", "IRR-6", "IRR-9", "IRR-10", "Secretario de Hacienda",
-                     "Talonario de pago", "embargo", "Urb. Villa del Carmen", "Distrito de Riego de la Costa Sur"):
+                     "TALONARIO DE PAGO", "embargo", "Urb. Villa del Carmen", "Distrito de Riego de la Costa Sur"):
         assert expected in text, expected
     for inst in rec.installments.all():
         assert inst.due_date.strftime("%d/%m/%Y") in text

@@ -1,6 +1,6 @@
 """Demo franchise billing over `seed_franchises`: FY2027 tariff invoices for every demo franchise,
 metered bills for the GROUND_INDUSTRIAL readings, a few payments (so FRA-4 has numbers), one
-transfer to the AAA, and the FRA-8 arrears run.
+transfer to the AAA (the last fiscal quarter ended), and the FRA-8 arrears run.
 
 Idempotent: invoices and bills are found by their natural keys, payments by their idempotency
 keys, the transfer by its period; a second run changes nothing. Payments dated after today are
@@ -18,12 +18,12 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
-from assessments.franchise_billing import selectors, services
+from assessments.franchise_billing import rules, selectors, services
 from assessments.franchise_billing.models import AaaTransfer, FranchiseCharge, InvoiceRun
 from assessments.ledger.payments import payment_record
 from assessments.ledger.receivables import account_for_party
 from assessments.models import Payment
-from core.fiscal import first_of_next_month
+from core.fiscal import first_of_next_month, fiscal_year_of
 from franchises.management.commands.seed_franchises import FRANCHISES
 from franchises.models import Franchise
 
@@ -40,7 +40,6 @@ TARIFF_PAYMENTS = [
 # The bottler pays every metered bill but the last two (still within their 30 days or just late); the
 # idle hotel (FRA-10's demo) pays none of its old bills: FRA-8 flags it, six months after the oldest due date.
 METERED_PAID_ALL_BUT_LAST = "DRNA-FE-2019-0042"
-TRANSFER_PERIOD, TRANSFERRED_ON = "FY2027-Q1", date(2026, 10, 15)
 
 
 class Command(BaseCommand):
@@ -101,15 +100,23 @@ class Command(BaseCommand):
             made += self._pay(c, c.receivable.amount, due - timedelta(days=3), c.receivable.source_id)
         return made
 
+    @staticmethod
+    def last_ended_quarter(today: date) -> rules.Period:
+        """The fiscal quarter before today's (FY2027-Q1, July-September 2026, on 2026-12-01)."""
+        fy, q = fiscal_year_of(today), (today.month - 7) % 12 // 3 + 1
+        fy, q = (fy - 1, 4) if q == 1 else (fy, q - 1)
+        return rules.period_from_label(f"FY{fy}-Q{q}")
+
     def _transfer(self, today: date) -> str:
-        found = AaaTransfer.objects.filter(period_label=TRANSFER_PERIOD).first()
+        period = self.last_ended_quarter(today)
+        found = AaaTransfer.objects.filter(period_label=period.label).first()
         if found is not None:
             return f"{found.period_label} {found.transferred} (existing)"
-        if today < TRANSFERRED_ON:
-            return "—"
+        transferred_on = min(period.end + timedelta(days=15), today)
         try:
-            t = services.aaa_transfer_record(period=TRANSFER_PERIOD, transferred_on=TRANSFERRED_ON, actor=None,
-                                             reference="ACH-AAA-2026-10-15", notes="Demostración (FRA-4).")
+            t = services.aaa_transfer_record(period=period, transferred_on=transferred_on, actor=None,
+                                             reference=f"ACH-AAA-{transferred_on:%Y%m%d}",
+                                             notes="Demostración (FRA-4).")
         except ValidationError as exc:
             return "; ".join(exc.messages)
         return f"{t.period_label} {t.transferred}"
