@@ -18,6 +18,7 @@ from core.money import to_decimal
 from liens.models import Lien
 
 ORIGIN_FIELDS = ("origin_type", "origin_id")
+KINDS = frozenset(Lien.Kind.values)
 
 
 def lien_by_origin(origin_type: str, origin_id: str) -> Lien | None:
@@ -29,7 +30,7 @@ def lien_by_origin(origin_type: str, origin_id: str) -> Lien | None:
 
 def _validate(*, kind: str, amount: Decimal, origin_type: str, origin_id: str) -> None:
     errors = {}
-    if kind not in Lien.Kind.values:
+    if kind not in KINDS:
         errors["kind"] = f"Tipo de gravamen desconocido: {kind!r}."
     if amount < 0:
         errors["amount"] = "La cuantía no puede ser negativa."

@@ -34,6 +34,8 @@ from core.money import CENT, ZERO, to_decimal
 from liens import services as lien_services
 
 REFERENCE_SERIES = "payment_reference"
+KINDS = frozenset(Receivable.Kind.values)
+SURCHARGE_RULES = frozenset(Receivable.SurchargeRule.values)
 IN_CHUNK = 900          # ids per IN (…) list: below SQLite's smallest parameter limit
 RECEIVABLE_FIELDS = ("kind", "account", "fund", "office", "source_type", "source_id", "description", "breakdown",
                      "surcharge_rule", "surcharge_terms", "payment_reference", "creates_lien", "issued_on", "amount",
@@ -101,9 +103,9 @@ def _clean_installments(installments: Sequence[tuple[date, object]]) -> list[tup
 def _check_common(*, account_has_parcel: bool, kind: str, surcharge_rule: str, creates_lien: bool,
                   source_type: str, source_id: str) -> None:
     errors = {}
-    if kind not in Receivable.Kind.values:
+    if kind not in KINDS:
         errors["kind"] = _("Tipo de cargo desconocido: %(k)s.") % {"k": kind}
-    if surcharge_rule not in Receivable.SurchargeRule.values:
+    if surcharge_rule not in SURCHARGE_RULES:
         errors["surcharge_rule"] = _("Regla de recargo desconocida: %(r)s.") % {"r": surcharge_rule}
     if creates_lien and not account_has_parcel:
         errors["creates_lien"] = _("Solo un cargo sobre una parcela crea gravamen.")

@@ -1,8 +1,10 @@
-"""A finalized roll becomes receivables in the money core (IRR-9, LAJ-6) and liens (IRR-10, LAJ-6).
+"""A roll's charges in the money core (IRR-9, LAJ-6) and its liens (IRR-10, LAJ-6, LIEN-1).
 
-Each line with something to pay becomes one charge document with its installments; before a Lajas
-parcel is liable (LAJ-5), the water it used is sold by the acre-foot and billed the same way.
-Source keys make billing idempotent: a second run creates nothing.
+Billing happens when the roll is certified, so notices carry their payment references and reach
+owners before the July 1 due date; the liens are constituted when the roll is finalized (LIEN-1:
+"for a roll's liens, the day the roll is finalized"). Each line with something to pay becomes one
+charge document with its installments; before a Lajas parcel is liable (LAJ-5), the water it used
+is sold by the acre-foot and billed the same way. Source keys make both steps idempotent.
 """
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from django.db.models import Sum
 
 from assessments.ledger.receivables import ReceivableRow, accounts_for_parcels, receivables_bulk_create
 from assessments.models import Fund, LedgerEntry, Receivable
+from liens import services as lien_services
 from assessments.rolls.models import Roll, RollLine
 from core.money import round_half_up
 from core.parameters import DatabaseParameters
@@ -54,14 +57,15 @@ def _row(roll: Roll, line: RollLine, account_id: int, fund: Fund, on: date) -> R
     return ReceivableRow(
         account_id=account_id, fund_id=fund.pk, office_id=roll.district.collecting_office_id or roll.district.office_id,
         kind=Receivable.Kind.ROLL_LINE, source_type=source_type(roll), source_id=line.cadastre,
-        installments=tuple(payable), issued_on=on, breakdown=breakdown, creates_lien=True,
+        # The lien comes at finalization (register_roll_liens), not with the charge.
+        installments=tuple(payable), issued_on=on, breakdown=breakdown, creates_lien=False,
         description=f"{'Cuota de riego' if irrigation else 'Contribución O&M Valle de Lajas'} "
                     f"FY{roll.fiscal_year} — {line.cadastre}",
         surcharge_rule=Receivable.SurchargeRule.IRR9 if irrigation else Receivable.SurchargeRule.LAJ7)
 
 
 def bill_roll(*, roll: Roll, actor, on: date) -> int:
-    """Post the roll's charges; returns how many receivables were created (0 on a second run)."""
+    """Post the certified roll's charges; returns how many receivables were created (0 on a second run)."""
     fund = fund_for(roll.district)
     created = 0
     lines = RollLine.objects.filter(roll=roll, total__gt=0).order_by("cadastre")
@@ -75,9 +79,34 @@ def bill_roll(*, roll: Roll, actor, on: date) -> int:
         created += _bill_batch(roll, batch, fund, actor, on)
     if not roll.is_irrigation:
         created += bill_water_sales(roll=roll, actor=actor, on=on)
-    Roll.objects.filter(pk=roll.pk).update(billed_at=roll.finalized_at)
-    roll.billed_at = roll.finalized_at
+    if roll.billed_at is None:
+        roll.billed_at = roll.certified_at
+        Roll.objects.filter(pk=roll.pk).update(billed_at=roll.billed_at)
     return created
+
+
+def register_roll_liens(*, roll: Roll, actor, on: date) -> list[int]:
+    """LIEN-1 on finalization: each open charge of the roll constitutes its lien on the land, dated `on`.
+
+    A charge already paid in full before July 1 constitutes none. Returns the parcels whose ranking
+    must be recomputed (the caller queues that after commit).
+    """
+    fund = fund_for(roll.district)
+    receivables = (Receivable.objects.filter(source_type=source_type(roll), status=Receivable.Status.OPEN)
+                   .select_related("account").order_by("pk"))
+    rows, ids, parcels = [], [], []
+    for rec in receivables.iterator(chunk_size=CHUNK):
+        rows.append({"parcel_id": rec.account.parcel_id, "kind": fund.lien_kind, "amount": rec.amount,
+                     "constituted_on": on, "origin_type": Receivable.LIEN_ORIGIN, "origin_id": str(rec.pk),
+                     "origin_label": f"{rec.payment_reference} {rec.description}"[:200],
+                     "finances_public_infrastructure": fund.finances_public_infrastructure})
+        ids.append(rec.pk)
+        parcels.append(rec.account.parcel_id)
+    lien_services.lien_register_bulk(rows=rows, actor=actor)
+    # From now on full payment satisfies the lien and a returned payment reinstates it.
+    for i in range(0, len(ids), CHUNK):
+        Receivable.objects.filter(pk__in=ids[i:i + CHUNK]).update(creates_lien=True)
+    return parcels
 
 
 def _bill_batch(roll, lines, fund, actor, on) -> int:

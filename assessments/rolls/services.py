@@ -192,7 +192,7 @@ def _rescaled_detail(line: RollLine, new_total: Decimal) -> list:
 
 
 @transaction.atomic
-def roll_certify(*, roll: Roll, actor) -> Outcome:
+def roll_certify(*, roll: Roll, actor, on: date | None = None) -> Outcome:
     roll = Roll.objects.select_for_update().get(pk=roll.pk)
     if roll.status != Roll.Status.DRAFT:
         return Outcome(roll, False, f"{roll} ya estaba {roll.get_status_display().lower()}.")
@@ -204,14 +204,17 @@ def roll_certify(*, roll: Roll, actor) -> Outcome:
     roll.save(update_fields=["status", "certified_at", "certified_by"])
     audit(actor=actor, action="roll.certify", target=roll, summary=f"Padrón certificado: {roll}")
     from assessments.notices.services import notices_schedule_for_roll
+    from assessments.rolls.billing import bill_roll
 
+    # Billed now, so notices carry payment references and reach owners before the due date.
+    billed = bill_roll(roll=roll, actor=actor, on=on or timezone.localdate())
     notices_schedule_for_roll(roll=roll, actor=actor)   # after commit: the notices of its receivables
-    return Outcome(roll, True, f"{roll} certificado.")
+    return Outcome(roll, True, f"{roll} certificado; {billed} cargos registrados.")
 
 
 @transaction.atomic
 def roll_finalize(*, roll: Roll, actor=None, on: date | None = None) -> Outcome:
-    """CERTIFIED → FINALIZED (immutable from here); billing and liens follow (assessments.rolls.billing)."""
+    """CERTIFIED → FINALIZED (immutable from here): the liens of its open charges are constituted today."""
     roll = Roll.objects.select_for_update().get(pk=roll.pk)
     if roll.status == Roll.Status.FINALIZED:
         return Outcome(roll, False, f"{roll} ya estaba finalizado.")
@@ -220,13 +223,16 @@ def roll_finalize(*, roll: Roll, actor=None, on: date | None = None) -> Outcome:
     roll.status, roll.finalized_at = Roll.Status.FINALIZED, timezone.now()
     roll.save(update_fields=["status", "finalized_at"])
     audit(actor=actor, action="roll.finalize", target=roll, summary=f"Padrón finalizado: {roll}")
-    from assessments.rolls.billing import bill_roll
-
-    billed = bill_roll(roll=roll, actor=actor, on=on or date.today())
     from assessments.notices.services import notices_schedule_for_roll
+    from assessments.rolls.billing import register_roll_liens
+    from liens.tasks import liens_rank_parcels_task
 
+    parcels = register_roll_liens(roll=roll, actor=actor, on=on or timezone.localdate())
+    for i in range(0, len(parcels), 500):
+        chunk = parcels[i:i + 500]
+        transaction.on_commit(lambda chunk=chunk: liens_rank_parcels_task.delay(chunk))
     notices_schedule_for_roll(roll=roll, actor=actor)   # after commit: whatever notice is not issued yet
-    return Outcome(roll, True, f"{roll} finalizado; {billed} cargos registrados.")
+    return Outcome(roll, True, f"{roll} finalizado; {len(parcels)} gravámenes constituidos.")
 
 
 def rolls_finalize_due(*, today: date, actor=None) -> list[Outcome]:

@@ -21,7 +21,9 @@ def certified_roll(irrigation_figures, staff_user):
     return roll
 
 
-def test_june_30_finalizes_nothing_july_1_finalizes_and_bills(certified_roll):
+def test_certified_roll_is_billed_at_once_and_liens_wait_for_july_1(certified_roll):
+    assert Receivable.objects.filter(source_type=source_type(certified_roll)).count() > 0
+    assert Lien.objects.count() == 0
     assert rolls_finalize_due_task("2026-06-30") == []
     certified_roll.refresh_from_db()
     assert certified_roll.status == Roll.Status.CERTIFIED
@@ -38,7 +40,9 @@ def test_june_30_finalizes_nothing_july_1_finalizes_and_bills(certified_roll):
         line = payable_lines.get(cadastre=receivable.source_id)
         assert [(i.due_date, i.amount) for i in receivable.installments.all()] == [
             (date.fromisoformat(d["due_date"]), Decimal(d["amount"])) for d in line.detail if Decimal(d["amount"]) > 0]
-    assert Lien.objects.filter(kind="IRRIGATION").count() == receivables.count()
+    liens = Lien.objects.filter(kind="IRRIGATION")
+    assert liens.count() == receivables.count()
+    assert {lien.constituted_on for lien in liens} == {date(2026, 7, 1)}   # LIEN-1: the day of finalization
 
 
 def test_a_second_tick_changes_nothing(certified_roll):
