@@ -32,8 +32,15 @@ messages: venv
 migrate: venv
 	$(MANAGE) migrate --noinput -v0
 
+# The demo: the register, then each domain's records on top of it (every command is idempotent).
 seed: migrate
 	$(MANAGE) seed_demo
+	$(MANAGE) seed_franchises
+	$(MANAGE) seed_improvement
+	$(MANAGE) seed_liens
+	$(MANAGE) seed_rolls
+	$(MANAGE) seed_franchise_billing
+	$(MANAGE) issue_demo_notices
 
 serve:
 	@echo "Serving at http://$(HOST)/ (Ctrl-C stops)"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+from datetime import date
 from decimal import Decimal
 
 from django.contrib import messages
@@ -58,11 +59,16 @@ class InvoiceRunView(BillingPageMixin, TemplateView):
         fy = self._fiscal_year()
         runs = list(selectors.runs_for(fy))
         chosen = None
-        if self.request.GET.get("run"):
+        if self.request.GET.get("run", "").isdigit():
             chosen = InvoiceRun.objects.filter(pk=self.request.GET["run"], fiscal_year=fy).first()
         chosen = chosen or (runs[0] if runs else None)
         totals = [{**t, "label": CLASS_LABELS.get(t["tariff_class"], "")} for t in selectors.invoice_totals(fy)]
-        ctx.update(fiscal_year=fy, runs=runs, chosen=chosen, report=chosen.report if chosen else None,
+        report = None
+        if chosen:  # the stored report keeps ISO dates; the page shows them as dates
+            report = {**chosen.report, "created": [
+                {**c, "installments": [(date.fromisoformat(d), a) for d, a in c["installments"]]}
+                for c in chosen.report.get("created", [])]}
+        ctx.update(fiscal_year=fy, runs=runs, chosen=chosen, report=report,
                    form=kwargs.get("form") or forms.InvoiceRunForm(initial={"fiscal_year": fy}),
                    fy_totals=totals, fy_total=sum((t["amount"] for t in totals), 0),
                    fy_count=sum(t["count"] for t in totals), metered=selectors.metered_totals(fy))
@@ -134,7 +140,7 @@ class ReadingImportView(BillingPageMixin, TemplateView):
         ctx = super().get_context_data(**kwargs)
         ctx.setdefault("form", forms.ReadingImportForm())
         ctx["imports"] = ReadingImport.objects.select_related("uploaded_by")[:15]
-        if self.request.GET.get("import"):
+        if self.request.GET.get("import", "").isdigit():
             ctx["done"] = ReadingImport.objects.filter(pk=self.request.GET["import"]).first()
         return ctx
 

@@ -27,7 +27,7 @@ from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from django.db import connection, transaction
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from assessments.ledger.common import take_numbers
@@ -149,8 +149,9 @@ def notice_render(*, notice: Notice, actor, cache: RenderCache | None = None) ->
             codes[row.party_id] = code
     if codes:
         NoticeAddressee.objects.bulk_update([r for r in rows if r.party_id in codes], ["activation_hash"])
-    context = notice_context(notice, activation_codes=codes, cache=cache,
-                             portal_url=public_base_url() + reverse("portal:activate"))
+    with translation.override(notice.language):   # the words the context builds are in the notice's language
+        context = notice_context(notice, activation_codes=codes, cache=cache,
+                                 portal_url=public_base_url() + reverse("portal:activate"))
     document = document_render(
         template_name=TEMPLATE, context=context, kind="NOTICE",
         title=_("Aviso de cobro %(n)s") % {"n": notice.display_number},

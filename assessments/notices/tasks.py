@@ -28,17 +28,26 @@ def _queue(task) -> str | None:
     return info.get("routing_key") or None
 
 
+def _dispatch(parent, task, args: list) -> None:
+    """Send `task` from inside `parent`: through the broker, to the queue `parent` came from, when
+    `parent` runs on a worker (so other workers can take it, whatever `task_always_eager` says in
+    that worker's settings); run it right here when `parent` itself runs in-process."""
+    if parent.request.is_eager:
+        task.apply_async(args=args)
+    else:
+        parent.app.send_task(task.name, args=args, queue=_queue(parent))
+
+
 @shared_task(bind=True, acks_late=True)
 def notices_issue_for_source_task(self, source_type: str, language: str = "es", actor_id: int | None = None) -> int:
     """Fan out: one chunk task per CHUNK receivables of `source_type` still without a rendered
     notice. Returns how many chunks were sent (0 when everything is issued already)."""
     ids = services.receivables_needing_notice(source_type)
-    queue = _queue(self)
     chunks = [ids[i:i + CHUNK] for i in range(0, len(ids), CHUNK)]
     for chunk in chunks:
-        notices_issue_chunk_task.apply_async(args=[chunk, source_type, language, actor_id], queue=queue)
+        _dispatch(self, notices_issue_chunk_task, [chunk, source_type, language, actor_id])
     if not chunks:   # all issued: the batches may still be missing (e.g. a run numbered in-process)
-        notices_batches_task.apply_async(args=[source_type, actor_id], queue=queue)
+        _dispatch(self, notices_batches_task, [source_type, actor_id])
     return len(chunks)
 
 
@@ -71,7 +80,7 @@ def notices_issue_missing_task(self) -> int:
     lost, a charge billed one by one). Returns how many billing runs were fanned out."""
     sources = services.sources_missing_notices()
     for source_type in sources:
-        notices_issue_for_source_task.apply_async(args=[source_type], queue=_queue(self))
+        _dispatch(self, notices_issue_for_source_task, [source_type])
     return len(sources)
 
 

@@ -64,10 +64,3 @@ def pdf_text(document) -> str:
     with document.file.open("rb") as fh:
         reader = PdfReader(io.BytesIO(fh.read()))
     return " ".join(" ".join(page.extract_text() for page in reader.pages).split())   # spaces normalized
-
-
-def pdf_pages(document) -> int:
-    from pypdf import PdfReader
-
-    with document.file.open("rb") as fh:
-        return len(PdfReader(io.BytesIO(fh.read())).pages)

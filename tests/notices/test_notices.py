@@ -19,7 +19,7 @@ from assessments.notices.models import MailingBatch, Notice
 from assessments.rolls.billing import source_type
 from core.models import AuditEntry, DocumentDownloadLog
 from tests import factories
-from tests.notices.conftest import pdf_pages, pdf_text
+from tests.notices.conftest import pdf_text
 
 pytestmark = pytest.mark.django_db
 
@@ -128,7 +128,8 @@ def three_programs(irr_roll, staff_user):
                       surcharge_rule="RESOLUTION", creates_lien=True, issued_on=date(2026, 9, 1), actor=staff_user)
     receivable_create(account=account_for_party(holder), fund=fra, office=office, kind="INVOICE",
                       source_type="fra:2027", source_id="FR-001", installments=[(date(2026, 7, 1), "500.00")],
-                      description="Tarifa anual de franquicia FY2027", breakdown={"rule": "FRA-1", "franchise": "FR-001"},
+                      description="Tarifa anual de franquicia FY2027",
+                      breakdown={"rule": "FRA-1", "franchise": "FR-001"},
                       issued_on=date(2026, 6, 1), actor=staff_user)
     for st in (source_type(irr_roll), "tid:2027", "fra:2027"):
         services.notices_issue_for_source(source_type=st, actor=staff_user)

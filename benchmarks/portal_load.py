@@ -1,0 +1,208 @@
+"""Load on the owners' portal: 20 owners downloading their stored notices at once, through gunicorn.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/cargos_bench \\
+        .venv/bin/python benchmarks/portal_load.py [--seconds 20] [--owners 20] [--workers 3] [--threads 4]
+
+PostgreSQL only (the database is migrated; the benchmark's records are created once and reused).
+It creates N owners, each with a parcel, a charge and its notice rendered and stored; opens a
+session for each; starts gunicorn on 127.0.0.1 (a free port, loopback only) with the project;
+then N threads — one per owner, each with its own keep-alive connection — download their own
+notice's PDF (/portal/avisos/<id>/pdf/) again and again for --seconds, and it prints requests,
+requests/s, the p50/p95/p99 latency in ms and the errors, and checks that every download was
+logged. gunicorn is stopped at the end, whatever happens. PDFs go to a folder under /tmp.
+"""
+from __future__ import annotations
+
+import argparse
+import http.client
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from datetime import date
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+MEDIA = os.environ.get("DJANGO_MEDIA_ROOT") or str(Path(tempfile.gettempdir()) / "cargos-portal-load-media")
+ENV = {"DJANGO_SETTINGS_MODULE": "config.settings.local", "DJANGO_DEBUG": "false", "DJANGO_MEDIA_ROOT": MEDIA,
+       "REDIS_URL": "", "DJANGO_LOG_LEVEL": "WARNING"}
+os.environ.update(ENV)
+
+import django  # noqa: E402
+
+if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
+    sys.exit("portal_load needs PostgreSQL: DATABASE_URL=postgres://…")
+django.setup()
+
+from django.core.management import call_command  # noqa: E402
+
+PREFIX = "980"     # cadastres 980-000-000-NN: the benchmark's own parcels
+
+
+def prepare(owners: int) -> list[tuple[str, int]]:
+    """(session key, notice id) for each benchmark owner, creating whatever is missing."""
+    from django.contrib.auth.models import Group, User
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from assessments.ledger.services import account_for_parcel, receivable_create
+    from assessments.models import Fund, Receivable
+    from assessments.notices import services
+    from core import roles
+    from districts.models import Municipality, Office, Ownership, Parcel, Party
+
+    office = Office.objects.get_or_create(name="Servicio de Riego (carga del portal)", defaults={
+        "kind": "IRRIGATION", "phone": "787-555-0199"})[0]
+    fund = Fund.objects.get_or_create(code="riego-carga", defaults={"name": "Fondo de riego (carga)",
+                                                                    "lien_kind": "IRRIGATION"})[0]
+    muni = Municipality.objects.get(name="Juana Díaz")
+    owner_group = Group.objects.get(name=roles.OWNER)
+    out = []
+    for i in range(owners):
+        cadastre = f"{PREFIX}-000-000-{i:02d}"
+        parcel = Parcel.objects.filter(cadastre=cadastre).first()
+        if parcel is None:
+            parcel = Parcel.objects.create(cadastre=cadastre, municipality=muni, area_value="10.0000",
+                                           location=f"Carr. 149 km {i}.{i}", barrio="Amuelas")
+        user = User.objects.filter(username=f"carga{i:02d}").first()
+        if user is None:
+            user = User.objects.create_user(f"carga{i:02d}", password=None)
+            user.groups.add(owner_group)
+        party = Party.objects.filter(user=user).first()
+        if party is None:
+            party = Party.objects.create(kind="PERSON", given_names=f"Dueña {i:02d}", first_surname="Carga",
+                                         second_surname="Portal", address_municipality=muni,
+                                         address_street="Calle Sol", address_number=str(i), address_zip="00795",
+                                         user=user)
+            Ownership.objects.create(parcel=parcel, party=party, start_date=date(2010, 1, 1))
+        receivable = Receivable.objects.filter(source_type="bench:portal", source_id=cadastre).first()
+        if receivable is None:
+            receivable = receivable_create(
+                account=account_for_parcel(parcel), fund=fund, office=office, kind="ROLL_LINE",
+                source_type="bench:portal", source_id=cadastre, installments=[(date(2026, 7, 1), "150.00"),
+                                                                             (date(2027, 1, 1), "150.00")],
+                description=f"Cuota de riego FY2027 — {cadastre}", breakdown={"fiscal_year": 2027},
+                surcharge_rule="IRR-9", creates_lien=True, issued_on=date(2026, 7, 1), actor=None)
+        notice = services.notice_issue(receivable=receivable, actor=None)
+        session = SessionStore()
+        session["_auth_user_id"] = str(user.pk)
+        session["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
+        session["_auth_user_hash"] = user.get_session_auth_hash()
+        session.create()
+        out.append((session.session_key, notice.pk))
+    return out
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_ready(port: int, proc: subprocess.Popen, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            sys.exit("gunicorn exited before serving")
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+            conn.request("GET", "/verificar/")
+            if conn.getresponse().status == 200:
+                return
+        except OSError:
+            time.sleep(0.3)
+    sys.exit("gunicorn did not answer in time")
+
+
+def owner_loop(port: int, session_key: str, notice_id: int, until: float, latencies: list, errors: list) -> None:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    headers = {"Cookie": f"sessionid={session_key}", "Connection": "keep-alive"}
+    path = f"/portal/avisos/{notice_id}/pdf/"
+    while time.monotonic() < until:
+        start = time.perf_counter()
+        try:
+            conn.request("GET", path, headers=headers)
+            response = conn.getresponse()
+            body = response.read()
+        except (OSError, http.client.HTTPException) as exc:
+            errors.append(repr(exc))
+            conn.close()
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            continue
+        elapsed = (time.perf_counter() - start) * 1000
+        if response.status != 200 or not body.startswith(b"%PDF"):
+            errors.append(f"HTTP {response.status}")
+        else:
+            latencies.append(elapsed)
+    conn.close()
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--owners", type=int, default=20)
+    parser.add_argument("--workers", type=int, default=3, help="gunicorn worker processes")
+    parser.add_argument("--threads", type=int, default=4, help="threads per gunicorn worker (gthread)")
+    args = parser.parse_args()
+    args.seconds = max(1.0, min(args.seconds, 600.0))    # bounded in time
+
+    call_command("migrate", verbosity=0, interactive=False)
+    started = time.perf_counter()
+    owners = prepare(args.owners)
+    print(f"{len(owners)} owners with a stored notice each (ready in {time.perf_counter() - started:.1f} s)")
+    from core.models import DocumentDownloadLog
+
+    logged_before = DocumentDownloadLog.objects.count()
+    from django.db import connections
+
+    connections.close_all()
+
+    port = free_port()
+    env = {**os.environ, **ENV}
+    cmd = [str(ROOT / ".venv" / "bin" / "gunicorn"), "config.wsgi", "-b", f"127.0.0.1:{port}", "-w", str(args.workers),
+           "--threads", str(args.threads), "-k", "gthread", "--keep-alive", "30", "--log-level", "warning"]
+    proc = subprocess.Popen(cmd, cwd=str(ROOT), env=env)
+    latencies: list[float] = []
+    errors: list[str] = []
+    try:
+        wait_ready(port, proc)
+        until = time.monotonic() + args.seconds
+        threads = [threading.Thread(target=owner_loop, args=(port, key, notice, until, latencies, errors))
+                   for key, notice in owners]
+        t0 = time.perf_counter()
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=args.seconds + 60)
+        elapsed = time.perf_counter() - t0
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    logged = DocumentDownloadLog.objects.count() - logged_before
+    if not latencies:
+        sys.exit(f"no successful download; errors: {errors[:5]}")
+    print(f"gunicorn 127.0.0.1:{port}: {args.workers} workers × {args.threads} threads; {len(owners)} owners for "
+          f"{args.seconds:.0f} s")
+    print(f"downloads: {len(latencies)} ok, {len(errors)} errors, {len(latencies) / elapsed:.1f} req/s; "
+          f"logged: {logged}")
+    print(f"latency ms: p50 {percentile(latencies, .50):.1f}  p95 {percentile(latencies, .95):.1f}  "
+          f"p99 {percentile(latencies, .99):.1f}  max {max(latencies):.1f}")
+    print(f"load average: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    if errors:
+        print("first errors:", errors[:5])
+
+
+if __name__ == "__main__":
+    main()
