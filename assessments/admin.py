@@ -92,9 +92,6 @@ class AdjustmentAdmin(ReadOnlyAdmin):
     list_filter = ["kind", "status"]
     actions = ["approve"]
 
-    def has_change_permission(self, request, obj=None):
-        return request.method != "POST" or obj is None  # the approve action needs the changelist POST
-
     @admin.action(description="Aprobar (otra persona que quien solicitó)")
     def approve(self, request, queryset):
         for adj in queryset:

@@ -103,6 +103,10 @@ def main():
     print(f"register ready ({args.parcels:,} parcels) in {time.perf_counter() - t:.1f} s")
     from assessments.rolls.models import CertifiedFigures
 
+    from assessments.rolls.models import RollLine
+
+    # Delete a previous run's roll in SQL (a cascading ORM delete would load its lines into memory).
+    RollLine.objects.filter(roll__district=district)._raw_delete(RollLine.objects.db)
     Roll.objects.filter(district=district).delete()
     CertifiedFigures.objects.update_or_create(district=district, fiscal_year=2027, defaults={
         "figures": FIGURES, "certified_by": "benchmark", "certified_on": date(2026, 5, 1)})

@@ -188,6 +188,34 @@ def _append_only_ledger_vs_sqlite_flush(request):
     from assessments.ledger.guard import guard_install, guard_remove
 
     guard_install(connection)
+    _ensure_reference_data()
     yield
     if connection.vendor == "sqlite":
         guard_remove(connection)
+
+
+def _ensure_reference_data() -> None:
+    """The rows the data migrations load (roles, municipalities), back after a flush; idempotent."""
+    from django.contrib.auth.models import Group
+
+    from districts.models import Municipality
+    from districts.reference import MUNICIPALITIES
+
+    for name in ("administrator", "staff", "cashier", "approver", "legal_reviewer", "auditor", "owner"):
+        Group.objects.get_or_create(name=name)
+    if Municipality.objects.count() < len(MUNICIPALITIES):
+        for i, name in enumerate(MUNICIPALITIES):
+            Municipality.objects.get_or_create(name=name, defaults={"code": f"{2 * i + 1:03d}"})
+
+
+def pytest_collection_modifyitems(config, items):
+    """Every transactional test restores the migrations' reference data (roles, municipalities)
+    after its flush, so the tests after it find them: serialized_rollback everywhere."""
+    for item in items:
+        marker = item.get_closest_marker("django_db")
+        if marker is None or not (marker.kwargs.get("transaction") or (marker.args and marker.args[0])):
+            continue
+        if marker.kwargs.get("serialized_rollback"):
+            continue
+        kwargs = {**marker.kwargs, "transaction": True, "serialized_rollback": True}
+        item.add_marker(pytest.mark.django_db(**kwargs), append=False)

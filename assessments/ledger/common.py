@@ -32,13 +32,14 @@ def lock_account(account: Account | int) -> Account:
     return Account.objects.select_for_update().get(pk=pk)
 
 
-def lock_accounts(ids: Iterable[int], chunk: int = 2000) -> dict[int, Account]:
+def lock_accounts(ids: Iterable[int], chunk: int = 900) -> dict[int, Account]:
     """Lock many accounts in ascending id order (the global lock order)."""
     ordered = sorted(set(ids))
     found: dict[int, Account] = {}
     for i in range(0, len(ordered), chunk):
         part = ordered[i:i + chunk]
-        for acc in Account.objects.select_for_update().filter(pk__in=part).order_by("pk"):
+        for acc in Account.objects.select_for_update().filter(pk__in=part).only("id", "parcel_id", "party_id",
+                                                                               "balance").order_by("pk"):
             found[acc.pk] = acc
     return found
 

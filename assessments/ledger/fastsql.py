@@ -19,23 +19,34 @@ def _chunks(rows: list, size: int):
         yield rows[i:i + size]
 
 
-def insert_rows(model, fields: Sequence[str], rows: Iterable[tuple]) -> None:
+def insert_rows(model, fields: Sequence[str], rows: Iterable[tuple], returning: Sequence[str] = ()) -> list[tuple]:
+    """Insert the rows; with `returning` (PostgreSQL only) return those columns of every new row."""
     opts = model._meta
     qn = connection.ops.quote_name
     table = qn(opts.db_table)
     columns = ", ".join(qn(opts.get_field(f).column) for f in fields)
     one = "(" + ", ".join(["%s"] * len(fields)) + ")"
     rows = list(rows)
+    out: list[tuple] = []
     if not rows:
-        return
+        return out
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             arrays = ", ".join(f"%s::{opts.get_field(f).db_type(connection)}[]" for f in fields)
             sql = f"INSERT INTO {table} ({columns}) SELECT * FROM unnest({arrays})"  # noqa: S608
+            if returning:
+                sql += " RETURNING " + ", ".join(qn(opts.get_field(f).column) for f in returning)
             for part in _chunks(rows, PG_ROWS):
                 cursor.execute(sql, [list(col) for col in zip(*part, strict=True)])
+                if returning:
+                    out.extend(cursor.fetchall())
         else:
             cursor.executemany(f"INSERT INTO {table} ({columns}) VALUES {one}", rows)  # noqa: S608
+    return out
+
+
+def can_return() -> bool:
+    return connection.vendor == "postgresql"
 
 
 def add_to_column(model, column_field: str, deltas: Iterable[tuple[object, int]]) -> None:

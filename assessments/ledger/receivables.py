@@ -269,22 +269,24 @@ def receivables_bulk_create(*, rows: Iterable[ReceivableRow], actor, batch_size:
     stamp = fastsql.when(now)
     totals = [sum((a for _due, a in insts), ZERO) for _row, insts in cleaned]
     refs = [payment_reference(first_ref + i) for i in range(len(cleaned))]
-    fastsql.insert_rows(Receivable, RECEIVABLE_FIELDS, (
+    returned = fastsql.insert_rows(Receivable, RECEIVABLE_FIELDS, (
         (row.kind, row.account_id, row.fund_id, row.office_id, row.source_type, str(row.source_id),
          row.description[:300], fastsql.as_json(row.breakdown or {}), row.surcharge_rule,
          fastsql.as_json(row.surcharge_terms or {}), ref, row.creates_lien, row.issued_on, total,
          Receivable.Status.OPEN if total > 0 else Receivable.Status.PAID, user_id, stamp, stamp)
-        for (row, _insts), ref, total in zip(cleaned, refs, totals, strict=True)))
-    rec_ids: dict[str, int] = {}
-    for i in range(0, len(refs), IN_CHUNK):
+        for (row, _insts), ref, total in zip(cleaned, refs, totals, strict=True)),
+        returning=("payment_reference", "id") if fastsql.can_return() else ())
+    rec_ids: dict[str, int] = dict(returned)
+    for i in range(0, len(refs) if not returned else 0, IN_CHUNK):
         rec_ids.update(Receivable.objects.filter(payment_reference__in=refs[i:i + IN_CHUNK])
                        .values_list("payment_reference", "pk"))
     ids = [rec_ids[ref] for ref in refs]
-    fastsql.insert_rows(Installment, ("receivable", "seq", "due_date", "amount"), (
+    returned = fastsql.insert_rows(Installment, ("receivable", "seq", "due_date", "amount"), (
         (rid, j + 1, due, amount) for rid, (_row, insts) in zip(ids, cleaned, strict=True)
-        for j, (due, amount) in enumerate(insts)))
-    inst_ids: dict[tuple[int, int], int] = {}
-    for i in range(0, len(ids), IN_CHUNK):
+        for j, (due, amount) in enumerate(insts)),
+        returning=("id", "receivable", "seq") if fastsql.can_return() else ())
+    inst_ids: dict[tuple[int, int], int] = {(rid, seq): pk for pk, rid, seq in returned}
+    for i in range(0, len(ids) if not returned else 0, IN_CHUNK):
         inst_ids.update(((rid, seq), pk) for pk, rid, seq in Installment.objects.filter(
             receivable_id__in=ids[i:i + IN_CHUNK]).values_list("pk", "receivable_id", "seq"))
     fastsql.insert_rows(LedgerEntry, ENTRY_FIELDS, (

@@ -10,6 +10,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
 from django.views.generic import TemplateView, View
 
@@ -135,9 +136,9 @@ class PaymentCreateView(LedgerRoleMixin, TemplateView):
     template_name = "assessments/ledger/payment_form.html"
     write_page = True
 
-    def dispatch(self, request, *args, **kwargs):
-        self.account = get_object_or_404(Account, pk=kwargs["pk"])
-        return super().dispatch(request, *args, **kwargs)
+    @cached_property
+    def account(self) -> Account:
+        return get_object_or_404(Account, pk=self.kwargs["pk"])
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
@@ -243,9 +244,9 @@ class BatchListView(LedgerRoleMixin, TemplateView):
 class BatchView(LedgerRoleMixin, TemplateView):
     template_name = "assessments/ledger/batch.html"
 
-    def dispatch(self, request, *args, **kwargs):
-        self.batch = get_object_or_404(CashierBatch.objects.select_related("cashier"), pk=kwargs["pk"])
-        return super().dispatch(request, *args, **kwargs)
+    @cached_property
+    def batch(self) -> CashierBatch:
+        return get_object_or_404(CashierBatch.objects.select_related("cashier"), pk=self.kwargs["pk"])
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
@@ -345,11 +346,14 @@ class AdjustmentRequestView(LedgerRoleMixin, TemplateView):
     write_roles = OFFICE_ROLES
     write_page = True
 
-    def dispatch(self, request, *args, **kwargs):
-        self.account = get_object_or_404(Account, pk=kwargs["pk"])
-        self.installments = list(Installment.objects.filter(receivable__account=self.account)
-                                 .select_related("receivable").order_by("due_date", "receivable_id", "seq"))
-        return super().dispatch(request, *args, **kwargs)
+    @cached_property
+    def account(self) -> Account:
+        return get_object_or_404(Account, pk=self.kwargs["pk"])
+
+    @cached_property
+    def installments(self) -> list[Installment]:
+        return list(Installment.objects.filter(receivable__account=self.account)
+                    .select_related("receivable").order_by("due_date", "receivable_id", "seq"))
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)

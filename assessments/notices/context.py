@@ -177,9 +177,8 @@ def consequences_of(receivable: Receivable, program: str, installments, cache: R
         grace = terms.lajas.grace_days if terms.lajas is not None else 60
         pct = terms.lajas.surcharge_pct_per_month if terms.lajas is not None else Decimal("0.5")
         out.append({"rule": "LAJ-7", "title": _("Recargo por morosidad"), "text": _(
-            "Un plazo no pagado dentro de los %(days)s días siguientes a su vencimiento queda moroso y paga, "
-            "además, %(pct)s %% del plazo por cada mes o fracción de mes desde entonces, sin necesidad de otro "
-            "aviso.") % {"days": grace, "pct": _pct(pct)}})
+            "Un plazo no pagado dentro de los %(days)s días siguientes a su vencimiento queda moroso y paga "
+            "además %(pct)s %% del plazo por cada mes o fracción de mes desde entonces, sin otro aviso.") % {"days": grace, "pct": _pct(pct)}})
     elif rule == "IRR-9":
         if terms.active:
             text = _("La cuota vence y se cobra como la contribución sobre la propiedad (%(cit)s): queda morosa "
@@ -207,8 +206,10 @@ def consequences_of(receivable: Receivable, program: str, installments, cache: R
     if penalty_text:
         out.append({"rule": "TID-2" if program == "TID" else "SID-1", "title": _("Términos de pago"),
                     "text": str(penalty_text)})
-    if program in texts.LIEN_TEXT and receivable.account.parcel_id and (receivable.creates_lien or program in (
-            "SID", "TID")):
+    # A roll's charge constitutes its lien when the roll is finalized (July 1), after its notice is
+    # issued: the notice says so all the same. Water sold by use (LAJ-5) creates none.
+    if program in texts.LIEN_TEXT and receivable.account.parcel_id and (
+            receivable.creates_lien or receivable.kind == Receivable.Kind.ROLL_LINE or program in ("SID", "TID")):
         out.append({"rule": texts.LIEN_RULE[program], "title": _("Gravamen sobre la propiedad"),
                     "text": texts.LIEN_TEXT[program]})
     if program == "FRA":

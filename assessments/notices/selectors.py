@@ -77,6 +77,24 @@ def batch_progress(batch: MailingBatch) -> dict:
         "replaced": counts.get(Notice.Status.REPLACED, 0)}
 
 
+def source_label(source_type: str) -> str:
+    """A billing run as people name it: "Distrito de Riego de la Costa Sur — año fiscal 2027"."""
+    from django.utils.translation import gettext as _
+
+    from districts.models import District
+
+    rec = Receivable.objects.filter(source_type=source_type).order_by("pk").first()
+    if rec is None:
+        return source_type
+    breakdown = rec.breakdown or {}
+    fy, code = breakdown.get("fiscal_year"), breakdown.get("district")
+    if code:
+        district = District.objects.filter(code=code).first()
+        name = district.name if district else code
+        return (f"{name} — " + _("año fiscal %(fy)s") % {"fy": fy}) if fy else name
+    return rec.description.split(" — ")[0][:200]
+
+
 def source_summaries(limit: int = 30) -> list[dict]:
     """Billing runs with their charges, notices issued, notices in a batch: what is left to do."""
     charges = dict(Receivable.objects.values_list("source_type").annotate(n=Count("pk")).order_by())
@@ -87,6 +105,7 @@ def source_summaries(limit: int = 30) -> list[dict]:
     batched = dict(current.filter(batch__isnull=False).values_list("source_type").annotate(n=Count("pk")).order_by())
     rows = []
     for source_type, n in sorted(charges.items(), key=lambda kv: kv[0], reverse=True)[:limit]:
-        rows.append({"source_type": source_type, "charges": n, "issued": issued.get(source_type, 0),
+        rows.append({"source_type": source_type, "label": source_label(source_type), "charges": n,
+                     "issued": issued.get(source_type, 0),
                      "rendered": rendered.get(source_type, 0), "batched": batched.get(source_type, 0)})
     return rows

@@ -35,6 +35,7 @@ from assessments.models import Receivable
 from assessments.notices import rules
 from assessments.notices.context import RenderCache, addressees_for, notice_context
 from assessments.notices.models import MailingBatch, MailingMethod, Notice, NoticeAddressee
+from assessments.notices.selectors import source_label
 from core.audit import audit
 from core.documents.codes import new_code
 from core.documents.services import document_render, public_base_url
@@ -303,22 +304,6 @@ def notices_schedule_for_roll(*, roll, actor=None) -> None:
 
 # --- mailing ----------------------------------------------------------------------------------------
 
-def _source_label(source_type: str) -> str:
-    rec = Receivable.objects.filter(source_type=source_type).order_by("pk").first()
-    if rec is None:
-        return source_type
-    breakdown = rec.breakdown or {}
-    fy = breakdown.get("fiscal_year")
-    code = breakdown.get("district")
-    if code:
-        from districts.models import District
-
-        district = District.objects.filter(code=code).first()
-        name = district.name if district else code
-        return (f"{name} — " + _("año fiscal %(fy)s") % {"fy": fy}) if fy else name
-    return rec.description.split(" — ")[0][:200]
-
-
 @transaction.atomic
 def mailing_batches_create(*, source_type: str, actor, require_complete: bool = False) -> list[MailingBatch]:
     """A mailing batch per mailing method for the current, rendered notices of `source_type` that
@@ -332,7 +317,7 @@ def mailing_batches_create(*, source_type: str, actor, require_complete: bool = 
     for pk, method in free.select_for_update().order_by("pk").values_list("pk", "method"):
         ids_by_method.setdefault(method, []).append(pk)
     created = []
-    label = _source_label(source_type) if ids_by_method else ""
+    label = source_label(source_type) if ids_by_method else ""
     for method, ids in sorted(ids_by_method.items()):
         batch = MailingBatch.objects.create(source_type=source_type, source_label=label[:200], method=method,
                                             created_by=_user(actor))

@@ -35,8 +35,8 @@ LIEN_TEXT = {
     "IRR": _("Este cargo es un gravamen sobre la finca a favor del Estado Libre Asociado, preferente a todo otro "
              "derecho salvo la contribución sobre la propiedad, ciertas hipotecas calificadas y los créditos "
              "refaccionarios de las cooperativas del distrito; sigue a la finca aunque se venda."),
-    "LAJ": _("Este cargo constituye un gravamen sobre la finca, preferente a todo otro gravamen salvo el de la "
-             "contribución sobre la propiedad. Sigue a la finca aunque se venda."),
+    "LAJ": _("Este cargo es un gravamen sobre la finca, preferente a todo otro salvo el de la contribución sobre "
+             "la propiedad; sigue a la finca aunque se venda."),
     "SID": _("Este cargo está garantizado por un gravamen tácito sobre la propiedad, preferente a todo otro "
              "gravamen anterior o posterior salvo los que la ley exceptúa, y obliga a los compradores futuros."),
     "TID": _("Este cargo está garantizado por un gravamen tácito sobre la propiedad, preferente a todo otro "
@@ -47,6 +47,6 @@ COLLECTION_TEXT = {
     "FRA": _("Un atraso de seis meses o más es causa para modificar, suspender o revocar la franquicia, previa "
              "notificación por correo certificado y audiencia (FRA-8). El Departamento puede cerrar las obras de "
              "extracción por falta de pago (FRA-3), y no renueva una franquicia con deudas por uso de agua (FRA-7)."),
-    "default": _("La deuda morosa se cobra por el procedimiento de apremio de la contribución sobre la propiedad: "
-                 "embargo y venta de la propiedad en pública subasta."),
+    "default": _("La deuda morosa se cobra por el apremio de la contribución sobre la propiedad: embargo y venta "
+                 "de la propiedad en pública subasta."),
 }

@@ -105,7 +105,7 @@ def roll_generate(*, district_code: str, fiscal_year: int, actor=None, job: Roll
             if roll is None:
                 roll = Roll.objects.create(district=district, fiscal_year=fiscal_year, figures=figures)
             else:
-                RollLine.objects.filter(roll=roll).delete()
+                _delete_lines(roll)
             writer = generate_writer()
             engine = (generate.generate_irrigation if district.kind == District.Kind.IRRIGATION
                       else generate.generate_lajas)
@@ -122,6 +122,12 @@ def roll_generate(*, district_code: str, fiscal_year: int, actor=None, job: Roll
         raise RollError(f"{exc.field}: {exc.message}") from None
     report.finish(f"{result.line_count} líneas")
     return Outcome(roll, True, f"{roll}: {result.line_count} líneas, total {result.totals.get('total')}.")
+
+
+def _delete_lines(roll: Roll) -> None:
+    """Drop a draft's lines in SQL: Django's cascading delete would load every line into memory."""
+    RollOverride.objects.filter(line__roll=roll).delete()
+    RollLine.objects.filter(roll=roll)._raw_delete(RollLine.objects.db)
 
 
 def generate_writer():

@@ -223,24 +223,28 @@ def test_mailing_facts_per_notice_and_the_notification_date(irr_roll, staff_user
     assert list(selectors.notices_notified(on_or_before=today)) == [notice]
 
 
-def test_roll_finalization_issues_the_notices_after_commit(irrigation_figures, staff_user,
-                                                           django_capture_on_commit_callbacks):
+def test_the_roll_cycle_issues_the_notices_after_commit(irrigation_figures, staff_user,
+                                                         django_capture_on_commit_callbacks):
     from assessments.rolls import services as rolls
     from tests.notices.conftest import give_owners
 
     give_owners(irrigation_figures.district)
     roll = rolls.roll_generate(district_code="riego-sur", fiscal_year=2027, actor=staff_user).roll
-    with django_capture_on_commit_callbacks(execute=True):
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
         rolls.roll_certify(roll=roll, actor=staff_user)
-    assert Notice.objects.count() == 0                      # nothing billed yet: nothing to notify
-    with django_capture_on_commit_callbacks(execute=True):
-        rolls.roll_finalize(roll=roll, actor=staff_user, on=date(2026, 7, 1))
+    assert callbacks
     receivables = Receivable.objects.filter(source_type=source_type(roll))
+    # whichever step bills the roll (certification today), its notices follow after commit
     assert Notice.objects.count() == receivables.count() > 0
     # in-process tasks: numbered now, each PDF rendered on its first download
     assert not Notice.objects.filter(document__isnull=False).exists()
+    before = list(Notice.objects.values_list("pk", "number"))
+    with django_capture_on_commit_callbacks(execute=True):
+        rolls.roll_finalize(roll=roll, actor=staff_user, on=date(2026, 7, 1))
+    assert list(Notice.objects.values_list("pk", "number")) == before      # nothing missing: nothing new
     notice = Notice.objects.first()
-    assert services.notice_document(notice=notice).page_count == 1
+    document = services.notice_document(notice=notice)
+    assert document.page_count == 1 and "IRR-10" in pdf_text(document)   # the lien the roll constitutes
 
 
 def test_staff_pages_and_downloads(irr_roll, staff_client, staff_user):
