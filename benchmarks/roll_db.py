@@ -42,10 +42,9 @@ def copy_rows(table: str, columns: list[str], rows) -> None:
     for row in rows:
         buf.write("\t".join("\\N" if v is None else str(v) for v in row) + "\n")
     buf.seek(0)
-    with connection.cursor() as cur:
-        with cur.cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
-            while chunk := buf.read(1 << 20):
-                copy.write(chunk)
+    with connection.cursor() as cur, cur.cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
+        while chunk := buf.read(1 << 20):
+            copy.write(chunk)
 
 
 def build_district(n: int) -> District:
@@ -101,9 +100,7 @@ def main():
     t = time.perf_counter()
     district = build_district(args.parcels)
     print(f"register ready ({args.parcels:,} parcels) in {time.perf_counter() - t:.1f} s")
-    from assessments.rolls.models import CertifiedFigures
-
-    from assessments.rolls.models import RollLine
+    from assessments.rolls.models import CertifiedFigures, RollLine
 
     # Delete a previous run's roll in SQL (a cascading ORM delete would load its lines into memory).
     RollLine.objects.filter(roll__district=district)._raw_delete(RollLine.objects.db)

@@ -12,6 +12,7 @@ STAFF_NAV = [
     ("parties", _("Personas y entidades"), "districts:party_list"),
     ("districts", _("Distritos"), "districts:district_list"),
     ("offices", _("Oficinas"), "districts:office_list"),
+    ("ledger", _("Cobros y pagos"), "assessments:ledger_home"),
     ("improvement", _("Distritos de mejoramiento"), "improvement:home"),
     ("liens", _("Gravámenes"), "liens:queue"),
     ("franchises", _("Franquicias"), "franchises:list"),

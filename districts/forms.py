@@ -49,8 +49,8 @@ class MembershipForm(forms.ModelForm):
         model = Membership
         fields = ["district", "parcel", "included_on", "status", "excluded_on", "gravity_acres", "pumped_acres",
                   "first_water_on", "free_period_end", "twelve_months_on", "credit_pct"]
-        widgets = {f: DATE for f in ["included_on", "excluded_on", "first_water_on", "free_period_end",
-                                     "twelve_months_on"]}
+        widgets = dict.fromkeys(
+            ["included_on", "excluded_on", "first_water_on", "free_period_end", "twelve_months_on"], DATE)
 
 
 class WaterDeliveryForm(forms.ModelForm):

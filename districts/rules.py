@@ -5,7 +5,6 @@ from datetime import date
 from decimal import Decimal
 
 
-
 def add_years(day: date, years: int) -> date:
     """Same day `years` later; Feb 29 falls back to Feb 28 in a common year."""
     try:

@@ -178,7 +178,8 @@ def consequences_of(receivable: Receivable, program: str, installments, cache: R
         pct = terms.lajas.surcharge_pct_per_month if terms.lajas is not None else Decimal("0.5")
         out.append({"rule": "LAJ-7", "title": _("Recargo por morosidad"), "text": _(
             "Un plazo no pagado dentro de los %(days)s días siguientes a su vencimiento queda moroso y paga "
-            "además %(pct)s %% del plazo por cada mes o fracción de mes desde entonces, sin otro aviso.") % {"days": grace, "pct": _pct(pct)}})
+            "además %(pct)s %% del plazo por cada mes o fracción de mes desde entonces, sin otro aviso.")
+            % {"days": grace, "pct": _pct(pct)}})
     elif rule == "IRR-9":
         if terms.active:
             text = _("La cuota vence y se cobra como la contribución sobre la propiedad (%(cit)s): queda morosa "

@@ -15,11 +15,11 @@ from django.db.models import Sum
 
 from assessments.ledger.receivables import ReceivableRow, accounts_for_parcels, receivables_bulk_create
 from assessments.models import Fund, LedgerEntry, Receivable
-from liens import services as lien_services
 from assessments.rolls.models import Roll, RollLine
 from core.money import round_half_up
 from core.parameters import DatabaseParameters
 from districts.models import WaterDelivery
+from liens import services as lien_services
 
 CHUNK = 5000
 FUNDS = {

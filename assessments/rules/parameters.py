@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from datetime import date
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -52,7 +52,7 @@ def _parse_version(family: str, raw: dict) -> ParameterVersion:
                             citation=raw.get("citation", ""), values=raw["values"])
 
 
-@lru_cache(maxsize=None)
+@cache
 def shipped_versions(family: str) -> tuple[ParameterVersion, ...]:
     path = PARAMETER_DIR / f"{family}.json"
     if not path.exists():

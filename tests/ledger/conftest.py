@@ -1,5 +1,5 @@
-"""Ledger fixtures: an office, funds, a parcel's account, users by role, and the append-only guard
-kept out of the way of SQLite's flush (a DELETE) between transactional tests."""
+"""Ledger fixtures: an office, funds, a parcel's account, users by role, a charge builder, and the
+balance invariant. (tests/conftest.py lifts the append-only guard around SQLite's flush.)"""
 from __future__ import annotations
 
 from datetime import date
@@ -8,31 +8,6 @@ from decimal import Decimal
 import pytest
 
 from tests import factories
-
-
-def _transactional(request) -> bool:
-    marker = request.node.get_closest_marker("django_db")
-    if marker is None:
-        return False
-    return bool(marker.kwargs.get("transaction") or (marker.args and marker.args[0]))
-
-
-@pytest.fixture(autouse=True)
-def _ledger_guard(request):
-    """The migration installs the guard; SQLite's flush after a transactional test would trip it,
-    so it is lifted just before that flush and put back before the next test."""
-    if request.node.get_closest_marker("django_db") is None:
-        yield
-        return
-    request.getfixturevalue("_django_db_helper")
-    from django.db import connection
-
-    from assessments.ledger.guard import guard_install, guard_remove
-
-    guard_install(connection)
-    yield
-    if _transactional(request) and connection.vendor == "sqlite":
-        guard_remove(connection)
 
 
 @pytest.fixture

@@ -15,24 +15,7 @@ D = Decimal
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
 
-@pytest.fixture
-def reference_data(postgres_only):
-    """The rows data migrations ship (roles, the municipalities the factories use). Serialized
-    rollback restores them, except after a Playwright test in the same process, which leaves the
-    main thread with a fresh connection object that lacks the serialized contents."""
-    from django.contrib.auth.models import Group
-
-    from core.roles import ROLE_LABELS
-    from districts.models import Municipality
-
-    for role in ROLE_LABELS:
-        Group.objects.get_or_create(name=role)
-    for name, code in (("Ponce", "PON"), ("Juana Díaz", "JUA")):
-        if not Municipality.objects.filter(name=name).exists():
-            Municipality.objects.create(name=name, code=code)
-
-
-def test_fifty_concurrent_payments_on_one_account(reference_data, account, charge, batch, cashier):
+def test_fifty_concurrent_payments_on_one_account(postgres_only, account, charge, batch, cashier):
     from assessments.ledger.services import payment_record
 
     charge([(date(2025, 7, 1), "5000.00"), (date(2026, 1, 1), "5000.00")], rule="LAJ-7")

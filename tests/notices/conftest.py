@@ -8,7 +8,7 @@ from datetime import date
 import pytest
 
 from tests import factories
-from tests.ledger.conftest import _ledger_guard  # noqa: F401  (autouse: the ledger's append-only guard)
+from tests.improvement.conftest import resolution, sid_district  # noqa: F401  (fixtures)
 from tests.rolls.conftest import (  # noqa: F401  (fixtures)
     irrigation_figures,
     irrigation_register,

@@ -301,3 +301,42 @@ def test_issue_demo_notices_renders_the_demo_owners_and_numbers_the_rest(irr_rol
     assert list(Notice.objects.filter(document__isnull=False).values_list("receivable_id", flat=True)) == [rec.pk]
     call_command("issue_demo_notices", stdout=io.StringIO())
     assert Notice.objects.count() == total and Notice.objects.filter(document__isnull=False).count() == 1
+
+
+def test_mailing_every_notice_of_a_sid_round_meets_its_sid2_clock(resolution, staff_user):
+    from core.models import Clock
+    from districts.improvement import services as improvement
+
+    today = date.today()
+    improvement.sid_crim_receipt_record(actor=staff_user, resolution=resolution, received_on=date(2026, 7, 1))
+    first_round = resolution.notice_rounds.get(sequence=1)
+    clock = Clock.objects.get(rule="SID-2", object_id=first_round.pk)
+    assert clock.status == "OPEN" and clock.due_date >= today
+    fund = Fund.objects.create(code="dem", name="Fondo de Distritos Especiales de Mejoramiento", lien_kind="SID")
+    office = factories.office(name="CRIM", kind="CRIM")
+    parcels = list(resolution.district.memberships.values_list("parcel_id", flat=True))
+    from districts.models import Parcel
+
+    for parcel in Parcel.objects.filter(pk__in=parcels):
+        receivable_create(
+            account=account_for_parcel(parcel), fund=fund, office=office, kind="BENEFIT_CHARGE",
+            source_type=f"sid:{resolution.pk}:2027", source_id=parcel.cadastre,
+            installments=[(date(2027, 1, 1), "100.00")], description=f"Cargo por beneficio FY2027 — {parcel.cadastre}",
+            breakdown={"rule": "SID-1", "fiscal_year": 2027, "notice_round": {"kind": "SID", "id": first_round.pk},
+                       "penalty_terms": "Recargo de 10 % a los 30 días (Resolución R-1)."},
+            surcharge_rule="RESOLUTION", surcharge_terms={"grace_days": "30", "surcharge_pct": "10",
+                                                          "interest_pct_per_month": "0", "citation": "Resolución R-1"},
+            creates_lien=True, issued_on=date(2026, 12, 1), actor=staff_user)
+    services.notices_issue_for_source(source_type=f"sid:{resolution.pk}:2027", actor=staff_user)
+    notices = list(Notice.objects.filter(source_type=f"sid:{resolution.pk}:2027").order_by("seq"))
+    assert len(notices) == 3 and {n.method for n in notices} == {"REGULAR"} and {n.program for n in notices} == {"SID"}
+    text = pdf_text(notices[0].document)
+    assert "Resolución R-1" in text and "SID-4" in text and "10 %" in text
+
+    for notice in notices[:2]:
+        services.notice_mailing_record(notice=notice, actor=staff_user, mailed_on=today)
+    assert Clock.objects.get(pk=clock.pk).status == "OPEN"        # one owner not notified yet
+    services.notice_mailing_record(notice=notices[2], actor=staff_user, mailed_on=today)
+    clock.refresh_from_db()
+    first_round.refresh_from_db()
+    assert (first_round.mailed_on, clock.met_on, clock.status) == (today, today, "MET")

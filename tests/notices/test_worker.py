@@ -25,7 +25,7 @@ from tests.rolls.conftest import IRR_FIGURES
 READY = os.environ.get("DATABASE_URL", "").startswith("postgres") and bool(os.environ.get("REDIS_URL"))
 pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True, serialized_rollback=True),
               pytest.mark.skipif(not READY and not IN_CI, reason="needs PostgreSQL and Redis: DATABASE_URL, REDIS_URL")]
-N = 200
+N = int(os.environ.get("NOTICES_WORKER_PARCELS", "200"))
 
 
 def _roll_of(n: int) -> Roll:

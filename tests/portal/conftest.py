@@ -8,7 +8,6 @@ from types import SimpleNamespace
 import pytest
 
 from tests import factories
-from tests.ledger.conftest import _ledger_guard  # noqa: F401  (autouse: the ledger's append-only guard)
 
 SOURCE = "test:portal"
 
