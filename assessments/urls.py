@@ -11,6 +11,7 @@ urlpatterns = [
     path("cuentas/<int:pk>/", views.AccountView.as_view(), name="account"),
     path("cuentas/<int:pk>/pagar/", views.PaymentCreateView.as_view(), name="payment_create"),
     path("cuentas/<int:pk>/certificacion/", views.CertificateView.as_view(), name="certificate"),
+    path("cuentas/<int:pk>/certificacion/pdf/", views.CertificatePdfView.as_view(), name="certificate_pdf"),
     path("cuentas/<int:pk>/ajuste/", views.AdjustmentRequestView.as_view(), name="adjustment_request"),
     path("pagos/<int:pk>/", views.PaymentView.as_view(), name="payment"),
     path("pagos/<int:pk>/recibo/", views.ReceiptIssueView.as_view(), name="receipt"),

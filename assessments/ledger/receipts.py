@@ -58,3 +58,17 @@ def receipt_issue(*, payment: Payment, actor, language: str = "es"):
     return document_render(template_name="assessments/ledger/receipt_pdf.html", context=context, kind="RECEIPT",
                            title=_("Recibo de pago %(n)s") % {"n": payment.receipt_number},
                            owner_party_ids=owner_ids, related=payment, actor=actor, language=language)
+
+
+@transaction.atomic
+def payoff_certificate_issue(*, account, as_of, actor, language: str = "es"):
+    """The *certificación de deuda* as of a date, as an issued PDF with its verification code."""
+    from assessments.ledger.statements import payoff_certificate
+    from core.documents.services import document_render
+
+    context = payoff_certificate(account=account, as_of=as_of)
+    owner_ids = [o.party_id for o in context["owners"]] + ([account.party_id] if account.party_id else [])
+    return document_render(template_name="assessments/ledger/certificate_pdf.html", context=context,
+                           kind="CERTIFICATE", title=_("Certificación de deuda al %(d)s") % {
+                               "d": as_of.strftime("%d/%m/%Y")},
+                           owner_party_ids=owner_ids, related=account, actor=actor, language=language)

@@ -16,7 +16,7 @@ from django.views.generic import TemplateView, View
 
 from assessments.ledger import forms, selectors, services
 from assessments.ledger.batches import batch_differences, batch_recorded
-from assessments.ledger.receipts import receipt_document, receipt_issue
+from assessments.ledger.receipts import payoff_certificate_issue, receipt_document, receipt_issue
 from assessments.models import Account, Adjustment, BankFile, CashierBatch, Installment, Payment
 from core import roles
 from core.mixins import StaffRequiredMixin
@@ -128,6 +128,19 @@ class CertificateView(LedgerRoleMixin, TemplateView):
         as_of = _parse_date(self.request.GET.get("as_of"), timezone.localdate())
         ctx.update(services.payoff_certificate(account=account, as_of=as_of))
         return ctx
+
+
+class CertificatePdfView(LedgerRoleMixin, View):
+    """Issue the payoff certificate as a verifiable PDF (any staff member may ask for one)."""
+
+    write_roles = tuple(roles.STAFF_ROLES)
+
+    def post(self, request, pk):
+        account = get_object_or_404(Account, pk=pk)
+        as_of = _parse_date(request.POST.get("as_of"), timezone.localdate())
+        document = payoff_certificate_issue(account=account, as_of=as_of, actor=request.user,
+                                            language=request.LANGUAGE_CODE or "es")
+        return redirect(reverse("core:document_pdf", args=[document.pk]))
 
 
 # --- payments ----------------------------------------------------------------------------------

@@ -109,3 +109,22 @@ def test_collections_by_fund_and_csv(account, charge, batch, cashier):
     lines = list(csv.reader(io.StringIO(collections_csv(report))))
     assert lines[0][:5] == ["fund_code", "fund", "principal", "surcharge", "total"]
     assert lines[-1][4] == "400.00"
+
+
+def test_payoff_certificate_pdf_is_issued_with_its_verification_code(client, staff_user, account, charge, parcel):
+    import pypdf
+    from django.urls import reverse
+
+    from core.models import Document
+
+    charge([(date(2025, 7, 1), "125.00")], rule="LAJ-7")
+    client.force_login(staff_user)
+    response = client.post(reverse("assessments:certificate_pdf", args=[account.pk]), {"as_of": "2025-12-31"})
+    assert response.status_code == 302
+    document = Document.objects.get(kind="CERTIFICATE")
+    with document.file.open("rb") as fh:
+        text = "".join(page.extract_text() for page in pypdf.PdfReader(fh).pages)
+    assert "Certificación de deuda" in text
+    assert document.verification_code in text
+    assert parcel.cadastre in text
+    assert "$128.13" in text   # 125.00 + LAJ-7: 0.5 % × 5 months (or fractions) after the grace ending 2025-08-30
