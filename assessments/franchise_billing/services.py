@@ -22,6 +22,7 @@ from assessments.franchise_billing import readings_csv, rules, selectors
 from assessments.franchise_billing.models import AaaTransfer, FranchiseCharge, InvoiceRun, ReadingImport
 from assessments.ledger.receivables import account_for_party, receivable_create
 from assessments.models import Fund, Receivable
+from assessments.notices.services import notices_schedule_after_commit
 from assessments.rules.franchise import CLASSES, EXEMPTIONS
 from core.audit import audit
 from core.fiscal import fiscal_year_of, fiscal_year_start
@@ -226,6 +227,9 @@ def franchise_invoices_generate(*, fiscal_year: int, actor, issued_on: date | No
                                      "amount": str(r["amount"])} for r in selectors.invoice_totals(fiscal_year)]
     run_row = InvoiceRun(fiscal_year=fiscal_year, issued_on=issued_on, trigger=trigger, run_by=_user(actor),
                          created_count=len(report["created"]), created_total=created_total, report=report)
+    if report["created"]:
+        # Invoices get notices like every other charge (issued after commit; idempotent per receivable).
+        notices_schedule_after_commit(source_types=[SOURCE_TARIFF], actor=actor)
     if record_empty or report["created"] or report["errors"]:
         run_row.save()
         audit(actor=actor, action="franchise_invoice.run", target=run_row,
@@ -293,6 +297,7 @@ def meter_bill_create(*, reading: MeterReading, actor, billed_on: date | None = 
         source_type=SOURCE_METERED, source_id=f"{f.pk}:{reading.month:%Y-%m}", installments=[(due, amount)],
         description=f"Factura por contador {reading.month:%m/%Y} — {f.number}: {reading.gallons:,} galones",
         breakdown=breakdown, issued_on=billed_on, actor=actor, params=params)
+    notices_schedule_after_commit(source_types=[SOURCE_METERED], actor=actor)
     charge = FranchiseCharge.objects.create(
         franchise=f, kind=FranchiseCharge.Kind.METERED, fiscal_year=fiscal_year_of(reading.month),
         month=reading.month, reading=reading, gallons=reading.gallons, tariff_class=result["tariff_class"],

@@ -202,3 +202,14 @@ def test_catch_up_keeps_no_empty_runs_and_bills_new_franchises(make_franchise):
     assert franchise_invoices_catch_up_task()["created"] == 1
     assert franchise_invoices_catch_up_task()["run"] is None
     assert InvoiceRun.objects.count() == 1
+
+
+def test_invoices_get_notices_like_every_other_charge(make_franchise, django_capture_on_commit_callbacks):
+    from assessments.notices.models import Notice
+
+    make_franchise()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.franchise_invoices_generate(fiscal_year=2027, actor=None, issued_on=D("2026-06-01"))
+    receivables = Receivable.objects.filter(kind=Receivable.Kind.INVOICE)
+    assert receivables.exists()
+    assert Notice.objects.filter(receivable__in=receivables).count() == receivables.count()
