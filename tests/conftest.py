@@ -195,12 +195,19 @@ def _append_only_ledger_vs_sqlite_flush(request):
 
 
 def _ensure_reference_data() -> None:
-    """The rows the data migrations load (roles, municipalities), back after a flush; idempotent."""
+    """The rows migrations load (content types, roles, municipalities), back after a flush; idempotent.
+
+    Serialized rollback cannot be relied on here: Playwright's event loop gives a browser test another
+    `connections["default"]` object, one without the serialized data."""
     from django.contrib.auth.models import Group
+    from django.contrib.contenttypes.models import ContentType
+    from django.core.management.sql import emit_post_migrate_signal
 
     from districts.models import Municipality
     from districts.reference import MUNICIPALITIES
 
+    if not ContentType.objects.exists():
+        emit_post_migrate_signal(verbosity=0, interactive=False, db="default")
     for name in ("administrator", "staff", "cashier", "approver", "legal_reviewer", "auditor", "owner"):
         Group.objects.get_or_create(name=name)
     if Municipality.objects.count() < len(MUNICIPALITIES):

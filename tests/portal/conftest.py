@@ -43,12 +43,26 @@ def link(party, user):
     return user
 
 
+def _content_types_back() -> None:
+    """The first test that starts the session's Playwright browser finds, on PostgreSQL, a database
+    flushed by the previous transactional test and not restored: Playwright's event loop gives the
+    test another `connections["default"]` object, one without the serialized data. The roles and
+    municipalities come back through tests/conftest.py; the content types (audit entries point at
+    them) come back here, through post_migrate as after any flush."""
+    from django.contrib.contenttypes.models import ContentType
+    from django.core.management.sql import emit_post_migrate_signal
+
+    if not ContentType.objects.exists():
+        emit_post_migrate_signal(verbosity=0, interactive=False, db="default")
+
+
 @pytest.fixture
 def world(db, staff_user, make_user):
     from assessments.ledger.services import account_for_parcel
     from assessments.models import Fund
     from assessments.notices import services
 
+    _content_types_back()
     office = factories.office()
     fund = Fund.objects.create(code="riego", name="Fondo de riego", lien_kind="IRRIGATION",
                                finances_public_infrastructure=True)
