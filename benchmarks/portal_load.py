@@ -7,7 +7,8 @@ PostgreSQL only (the database is migrated; the benchmark's records are created o
 It creates N owners, each with a parcel, a charge and its notice rendered and stored; opens a
 session for each; starts gunicorn on 127.0.0.1 (a free port, loopback only) with the project;
 then N threads — one per owner, each with its own keep-alive connection — download their own
-notice's PDF (/portal/avisos/<id>/pdf/) again and again for --seconds, and it prints requests,
+notice's PDF (/portal/avisos/<id>/pdf/) once to warm up (not counted), then again and again for
+--seconds, all starting together, and it prints requests,
 requests/s, the p50/p95/p99 latency in ms and the errors, and checks that every download was
 logged. gunicorn is stopped at the end, whatever happens. PDFs go to a folder under /tmp.
 """
@@ -16,6 +17,7 @@ from __future__ import annotations
 import argparse
 import http.client
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -29,8 +31,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 MEDIA = os.environ.get("DJANGO_MEDIA_ROOT") or str(Path(tempfile.gettempdir()) / "cargos-portal-load-media")
+# Records and sessions are prepared in this process with the local settings; gunicorn serves with the
+# production ones (persistent database connections, CONN_MAX_AGE) over plain HTTP on loopback. Both
+# share one throw-away secret key, so the sessions made here are valid there.
 ENV = {"DJANGO_SETTINGS_MODULE": "config.settings.local", "DJANGO_DEBUG": "false", "DJANGO_MEDIA_ROOT": MEDIA,
-       "REDIS_URL": "", "DJANGO_LOG_LEVEL": "WARNING"}
+       "REDIS_URL": "", "DJANGO_LOG_LEVEL": "WARNING", "DJANGO_SECRET_KEY": secrets.token_urlsafe(50)}
+SERVER_ENV = {"DJANGO_SETTINGS_MODULE": "config.settings.production", "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
+              "DJANGO_SECURE_SSL_REDIRECT": "false"}
 os.environ.update(ENV)
 
 import django  # noqa: E402
@@ -110,18 +117,23 @@ def wait_ready(port: int, proc: subprocess.Popen, seconds: float = 60) -> None:
             sys.exit("gunicorn exited before serving")
         try:
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            conn.request("GET", "/verificar/")
-            if conn.getresponse().status == 200:
+            conn.request("GET", "/api/v1/portal/notices/")    # no template, no static files: 403 when up
+            if conn.getresponse().status in (200, 401, 403):
                 return
         except OSError:
             time.sleep(0.3)
     sys.exit("gunicorn did not answer in time")
 
 
-def owner_loop(port: int, session_key: str, notice_id: int, until: float, latencies: list, errors: list) -> None:
+def owner_loop(port: int, session_key: str, notice_id: int, start: threading.Barrier, seconds: float,
+               latencies: list, errors: list) -> None:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     headers = {"Cookie": f"sessionid={session_key}", "Connection": "keep-alive"}
     path = f"/portal/avisos/{notice_id}/pdf/"
+    conn.request("GET", path, headers=headers)     # warm-up, not counted: imports, connections, caches
+    conn.getresponse().read()
+    start.wait()
+    until = time.monotonic() + seconds
     while time.monotonic() < until:
         start = time.perf_counter()
         try:
@@ -152,6 +164,8 @@ def main() -> None:
     parser.add_argument("--owners", type=int, default=20)
     parser.add_argument("--workers", type=int, default=3, help="gunicorn worker processes")
     parser.add_argument("--threads", type=int, default=4, help="threads per gunicorn worker (gthread)")
+    parser.add_argument("--local-settings", action="store_true",
+                        help="serve with config.settings.local (a new database connection per request)")
     args = parser.parse_args()
     args.seconds = max(1.0, min(args.seconds, 600.0))    # bounded in time
 
@@ -167,7 +181,7 @@ def main() -> None:
     connections.close_all()
 
     port = free_port()
-    env = {**os.environ, **ENV}
+    env = {**os.environ, **ENV, **({} if args.local_settings else SERVER_ENV)}
     cmd = [str(ROOT / ".venv" / "bin" / "gunicorn"), "config.wsgi", "-b", f"127.0.0.1:{port}", "-w", str(args.workers),
            "--threads", str(args.threads), "-k", "gthread", "--keep-alive", "30", "--log-level", "warning"]
     proc = subprocess.Popen(cmd, cwd=str(ROOT), env=env)
@@ -175,12 +189,13 @@ def main() -> None:
     errors: list[str] = []
     try:
         wait_ready(port, proc)
-        until = time.monotonic() + args.seconds
-        threads = [threading.Thread(target=owner_loop, args=(port, key, notice, until, latencies, errors))
-                   for key, notice in owners]
-        t0 = time.perf_counter()
+        barrier = threading.Barrier(len(owners) + 1)
+        threads = [threading.Thread(target=owner_loop, args=(port, key, notice, barrier, args.seconds, latencies,
+                                                             errors)) for key, notice in owners]
         for t in threads:
             t.start()
+        barrier.wait(timeout=120)
+        t0 = time.perf_counter()
         for t in threads:
             t.join(timeout=args.seconds + 60)
         elapsed = time.perf_counter() - t0
@@ -190,11 +205,11 @@ def main() -> None:
             proc.wait(timeout=20)
         except subprocess.TimeoutExpired:
             proc.kill()
-    logged = DocumentDownloadLog.objects.count() - logged_before
+    logged = DocumentDownloadLog.objects.count() - logged_before - len(owners)   # less the warm-ups
     if not latencies:
         sys.exit(f"no successful download; errors: {errors[:5]}")
-    print(f"gunicorn 127.0.0.1:{port}: {args.workers} workers × {args.threads} threads; {len(owners)} owners for "
-          f"{args.seconds:.0f} s")
+    print(f"gunicorn 127.0.0.1:{port} ({'local' if args.local_settings else 'production'} settings): "
+          f"{args.workers} workers × {args.threads} threads; {len(owners)} owners for {args.seconds:.0f} s")
     print(f"downloads: {len(latencies)} ok, {len(errors)} errors, {len(latencies) / elapsed:.1f} req/s; "
           f"logged: {logged}")
     print(f"latency ms: p50 {percentile(latencies, .50):.1f}  p95 {percentile(latencies, .95):.1f}  "

@@ -40,9 +40,12 @@ def pdf_response(request, document, *, filename: str) -> FileResponse:
 
 
 def notice_pdf_response(request, notice) -> FileResponse:
-    from assessments.notices.services import notice_document
+    document = notice.document
+    if document is None:   # numbered without its PDF (in-process tasks): rendered now, once
+        from assessments.notices.services import notice_document
 
-    return pdf_response(request, notice_document(notice=notice), filename=f"{notice.display_number}.pdf")
+        document = notice_document(notice=notice)
+    return pdf_response(request, document, filename=f"{notice.display_number}.pdf")
 
 
 def receipt_pdf_response(request, payment) -> FileResponse:

@@ -340,3 +340,23 @@ def test_mailing_every_notice_of_a_sid_round_meets_its_sid2_clock(resolution, st
     clock.refresh_from_db()
     first_round.refresh_from_db()
     assert (first_round.mailed_on, clock.met_on, clock.status) == (today, today, "MET")
+
+
+def test_the_tracking_upload_page_shows_every_error_and_changes_nothing(three_programs, staff_client):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    batch = MailingBatch.objects.get(source_type="tid:2027")
+    notice = batch.notices.get()
+    url = reverse("notices:batch_import", args=[batch.pk])
+    bad = f"notice,tracking_number,mailed_on\n{notice.display_number},,{date.today():%Y-%m-%d}\nAV-1,,\n"
+    response = staff_client.post(url, {"file": SimpleUploadedFile("lista.csv", bad.encode(), "text/csv")})
+    body = response.content.decode()
+    assert response.status_code == 400 and 'id="import-errors"' in body
+    assert "tracking_number" in body and "no es de este lote" in body
+    notice.refresh_from_db()
+    assert notice.mailed_on is None
+    good = f"notice,tracking_number,mailed_on\n{notice.display_number},9400111,{date.today():%Y-%m-%d}\n"
+    response = staff_client.post(url, {"file": SimpleUploadedFile("lista.csv", good.encode("cp1252"), "text/csv")})
+    assert response.status_code == 302
+    notice.refresh_from_db()
+    assert (notice.tracking_number, notice.status) == ("9400111", "MAILED")
