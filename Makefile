@@ -37,10 +37,12 @@ seed: migrate
 	$(MANAGE) seed_demo
 	$(MANAGE) seed_franchises
 	$(MANAGE) seed_improvement
+	$(MANAGE) seed_improvement_billing
 	$(MANAGE) seed_liens
 	$(MANAGE) seed_rolls
 	$(MANAGE) seed_franchise_billing
 	$(MANAGE) issue_demo_notices
+	$(MANAGE) seed_dashboard
 
 serve:
 	@echo "Serving at http://$(HOST)/ (Ctrl-C stops)"

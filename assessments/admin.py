@@ -10,23 +10,14 @@ from assessments.models import (
     BankFile,
     BankFileLine,
     CashierBatch,
+    Counter,
     Fund,
     Installment,
     LedgerEntry,
     Payment,
     Receivable,
 )
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
+from core.admin_mixins import ReadOnlyAdmin, ReadOnlyTabularInline, register_read_only
 
 
 @admin.register(Fund)
@@ -46,14 +37,9 @@ class AccountAdmin(ReadOnlyAdmin):
     list_select_related = ["parcel", "party"]
 
 
-class InstallmentInline(admin.TabularInline):
+class InstallmentInline(ReadOnlyTabularInline):
     model = Installment
-    extra = 0
-    can_delete = False
     readonly_fields = ["seq", "due_date", "amount"]
-
-    def has_add_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Receivable)
@@ -101,17 +87,16 @@ class AdjustmentAdmin(ReadOnlyAdmin):
                 messages.error(request, f"{adj}: {'; '.join(exc.messages)}")
 
 
-class BankFileLineInline(admin.TabularInline):
+class BankFileLineInline(ReadOnlyTabularInline):
     model = BankFileLine
-    extra = 0
-    can_delete = False
     readonly_fields = ["line_no", "reference", "amount", "paid_on", "bank_ref", "status", "payment", "message"]
-
-    def has_add_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(BankFile)
 class BankFileAdmin(ReadOnlyAdmin):
     list_display = ["filename", "uploaded_at", "uploaded_by"]
     inlines = [BankFileLineInline]
+
+
+# Shown on their parents' pages too; listed on their own so every ledger row can be found (read-only).
+register_read_only(Installment, BankFileLine, Counter)

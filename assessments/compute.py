@@ -10,18 +10,10 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
+# Re-exported: the error lives in core so apps below assessments (liens) can raise it.
+from core.compute_errors import ComputeInputError
 
-class ComputeInputError(Exception):
-    """Invalid input for a calculation: `field` names the offending JSON path."""
-
-    def __init__(self, field: str, message: str, **extra: Any) -> None:
-        super().__init__(f"{field}: {message}")
-        self.field = field
-        self.message = message
-        self.extra = extra
-
-    def as_json(self) -> dict:
-        return {"error": {"field": self.field, "message": self.message, **self.extra}}
+__all__ = ["CALCULATIONS", "ComputeInputError", "run"]
 
 
 # name -> "module:function"; each function takes (payload: dict, params: ParameterSource) -> dict
@@ -44,7 +36,7 @@ def _resolve(name: str) -> Callable[..., dict]:
 
 def run(name: str, payload: Any, params=None) -> dict:
     """Compute `name` over `payload`. `params` is a ParameterSource (shipped files by default)."""
-    from assessments.rules.parameters import ShippedParameters
+    from core.rule_parameters import ShippedParameters
 
     if name not in CALCULATIONS:
         raise ComputeInputError("calculation", f"unknown calculation {name!r}; one of {', '.join(CALCULATIONS)}")

@@ -10,6 +10,7 @@ api_v1 = [
     path("", include("districts.api.urls")),
     path("franchises/", include("franchises.api.urls")),
     path("franchise-billing/", include("assessments.franchise_billing.api.urls")),
+    path("improvement-billing/", include("assessments.improvement_billing.api.urls")),
     path("improvement/", include("districts.improvement.api.urls")),
     path("", include("assessments.api.urls")),
     path("portal/", include("assessments.portal.api_urls")),
@@ -29,6 +30,7 @@ urlpatterns = [
     path("", include("core.urls")),  # work queue, document downloads, public /verificar/
     path("franquicias/", include("franchises.urls")),
     path("facturacion-franquicias/", include("assessments.franchise_billing.urls")),
+    path("facturacion-mejoramiento/", include("assessments.improvement_billing.urls")),
     path("portal/", include("assessments.portal.urls")),
     path("simulacion/", include("assessments.whatif.urls")),
     path("padrones/", include("assessments.rolls.urls")),
@@ -36,6 +38,7 @@ urlpatterns = [
     path("cobros/", include("assessments.urls")),
     path("distritos-mejoramiento/", include("districts.improvement.urls")),
     path("gravamenes/", include("liens.urls")),
+    path("informes/", include("assessments.reports.urls")),
     path("api/v1/", include((api_v1, "api"))),
 ]
 

@@ -5,7 +5,20 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from simple_history.admin import SimpleHistoryAdmin
 
-from core.models import AuditEntry, Clock, Document, DocumentDownloadLog, DocumentOwner, Flag, Holiday, ParameterVersion
+from core.admin_mixins import ReadOnlyAdmin, ReadOnlyTabularInline, register_histories, register_read_only
+from core.models import (
+    Assignment,
+    AuditEntry,
+    Clock,
+    DigestSent,
+    Document,
+    DocumentDownloadLog,
+    DocumentOwner,
+    Flag,
+    Holiday,
+    ParameterVersion,
+    StaffCalendar,
+)
 from core.roles import can_write
 from core.workqueue import clocks_mark_missed, flag_resolve
 
@@ -14,22 +27,13 @@ admin.site.site_title = "Administración"
 
 
 @admin.register(AuditEntry)
-class AuditEntryAdmin(admin.ModelAdmin):
+class AuditEntryAdmin(ReadOnlyAdmin):
     """Read-only: the trail is written by services, never by hand."""
 
     list_display = ["at", "actor", "action", "summary"]
     list_filter = ["action"]
     search_fields = ["summary", "action", "target_id"]
     list_select_related = ["actor"]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Holiday)
@@ -51,27 +55,9 @@ class ParameterVersionAdmin(SimpleHistoryAdmin):
         super().save_model(request, obj, form, change)
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """Rows written by services only: staff read them here, never edit them."""
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-
-class DocumentOwnerInline(admin.TabularInline):
+class DocumentOwnerInline(ReadOnlyTabularInline):
     model = DocumentOwner
-    extra = 0
-    can_delete = False
     readonly_fields = ["party_id"]
-
-    def has_add_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Document)
@@ -96,7 +82,7 @@ class DocumentDownloadLogAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Clock)
-class ClockAdmin(admin.ModelAdmin):
+class ClockAdmin(ReadOnlyAdmin):
     """Clocks are opened, met and recomputed by services; the admin only reads and runs the daily check."""
 
     list_display = ["rule", "label", "record_label", "start_date", "due_date", "status", "met_on", "office_name",
@@ -106,15 +92,6 @@ class ClockAdmin(admin.ModelAdmin):
     list_select_related = ["responsible_user"]
     date_hierarchy = "due_date"
     actions = ["mark_missed_now"]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
     @admin.action(description=_("Marcar como vencidos los plazos abiertos ya pasados (todos)"),
                   permissions=["view"])
@@ -126,7 +103,7 @@ class ClockAdmin(admin.ModelAdmin):
 
 
 @admin.register(Flag)
-class FlagAdmin(admin.ModelAdmin):
+class FlagAdmin(ReadOnlyAdmin):
     """Flags are raised by services; the admin reads them and resolves the selected ones."""
 
     list_display = ["kind", "severity", "record_label", "opened_on", "resolved_on", "assigned_to", "rule"]
@@ -134,15 +111,6 @@ class FlagAdmin(admin.ModelAdmin):
     search_fields = ["record_label", "description", "rule"]
     list_select_related = ["assigned_to"]
     actions = ["resolve_selected"]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
     @admin.action(description=_("Resolver los asuntos seleccionados"), permissions=["view"])
     def resolve_selected(self, request, queryset):
@@ -153,3 +121,26 @@ class FlagAdmin(admin.ModelAdmin):
             flag_resolve(flag=flag, actor=request.user, resolution=_("Resuelto desde la administración."))
             resolved += 1
         self.message_user(request, _("%(n)d asunto(s) resueltos.") % {"n": resolved}, messages.SUCCESS)
+
+
+@admin.register(StaffCalendar)
+class StaffCalendarAdmin(ReadOnlyAdmin):
+    """The feed token is the only secret of a private calendar URL: never shown here."""
+
+    list_display = ["user", "created_at", "revoked_at"]
+    exclude = ["token"]
+
+
+@admin.register(Assignment)
+class AssignmentAdmin(ReadOnlyAdmin):
+    list_display = ["item_key", "user", "assigned_by", "at"]
+    search_fields = ["item_key", "user__username"]
+
+
+@admin.register(DigestSent)
+class DigestSentAdmin(ReadOnlyAdmin):
+    list_display = ["user", "date", "item_count", "sent_at"]
+
+
+register_read_only(DocumentOwner)
+register_histories("core")

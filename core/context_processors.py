@@ -7,6 +7,7 @@ from core import roles
 STAFF_NAV = [
     ("home", _("Inicio"), "home"),
     ("clocks", _("Plazos"), "core:clock_list"),
+    ("calendar", _("Calendario"), "core:calendar"),
     ("flags", _("Asuntos"), "core:flag_list"),
     ("parcels", _("Parcelas"), "districts:parcel_list"),
     ("parties", _("Personas y entidades"), "districts:party_list"),
@@ -14,13 +15,16 @@ STAFF_NAV = [
     ("offices", _("Oficinas"), "districts:office_list"),
     ("ledger", _("Cobros y pagos"), "assessments:ledger_home"),
     ("improvement", _("Distritos de mejoramiento"), "improvement:home"),
+    ("improvement_billing", _("Facturación de mejoramiento"), "improvement_billing:index"),
     ("liens", _("Gravámenes"), "liens:queue"),
     ("franchises", _("Franquicias"), "franchises:list"),
     ("franchise_billing", _("Facturación de franquicias"), "franchise_billing:run"),
     ("import", _("Importar / exportar"), "imports:home"),
     ("rolls", _("Padrones"), "rolls:list"),
+    ("aging", _("Morosidad"), "rolls:aging"),
     ("mailing", _("Avisos y envíos"), "notices:batch_list"),
     ("whatif", _("Simulación de padrones"), "whatif:page"),
+    ("reports", _("Informes"), "reports:index"),
 ]
 
 

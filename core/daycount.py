@@ -7,11 +7,12 @@ Saturday, Sunday or holiday moves to the next business day; a term counted backw
 """
 from __future__ import annotations
 
-import calendar
 from collections.abc import Set
 from datetime import date, timedelta
 
 SATURDAY = 5
+# Days in each month of a common year; February is corrected for leap years in `days_in_month`.
+_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 
 
 def add_days(day: date, days: int) -> date:
@@ -19,15 +20,24 @@ def add_days(day: date, days: int) -> date:
     return day + timedelta(days=days)
 
 
-def add_months(day: date, months: int) -> date:
-    """`day` plus (or minus) calendar months, clamped to the month's last day.
+def days_in_month(year: int, month: int) -> int:
+    """28–31; a table, not `calendar.monthrange`: the roll engines call this in inner loops."""
+    if month == 2 and year % 4 == 0 and (year % 100 != 0 or year % 400 == 0):
+        return 29
+    return _DAYS[month - 1]
 
-    Aug 31 + 6 months = Feb 28 (or 29); Feb 29 + 12 months = Feb 28 (SPEC LAJ-7, DEADLINES).
+
+def add_months(day: date, months: int) -> date:
+    """`day` plus (or minus) calendar months, clamped to the target month's last day.
+
+    Aug 31 + 6 months = Feb 28 (or 29); Aug 31 + 1 month = Sep 30; Feb 29 + 12 months = Feb 28
+    (SPEC LAJ-7, DEADLINES). Always counted from `day` itself, never step by step, so clamping
+    never accumulates. The one implementation: core.fiscal re-exports it.
     """
-    index = day.year * 12 + (day.month - 1) + months
-    year, month = divmod(index, 12)
-    month += 1
-    return date(year, month, min(day.day, calendar.monthrange(year, month)[1]))
+    year, month0 = divmod(day.year * 12 + day.month - 1 + months, 12)
+    month = month0 + 1
+    last = days_in_month(year, month)
+    return date(year, month, day.day if day.day <= last else last)
 
 
 def is_business_day(day: date, holidays: Set[date]) -> bool:

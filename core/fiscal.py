@@ -12,28 +12,10 @@ from __future__ import annotations
 import re
 from datetime import date
 
-# Days in each month of a common year; February is corrected for leap years in `_month_days`.
-_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+# One month arithmetic for the whole project (re-exported: older imports say core.fiscal).
+from core.daycount import add_months  # noqa: F401
+
 _PERIOD_RE = re.compile(r"^FY(\d{4})-S([12])$")
-
-
-def _month_days(year: int, month: int) -> int:
-    if month == 2 and year % 4 == 0 and (year % 100 != 0 or year % 400 == 0):
-        return 29
-    return _DAYS[month - 1]
-
-
-def add_months(day: date, months: int) -> date:
-    """`day` plus (or minus) calendar months, clamped to the target month's last day.
-
-    Aug 30 + 6 months = Feb 28 (Feb 29 in a leap year); Aug 31 + 1 month = Sep 30 (LAJ-7).
-    Always counted from `day` itself, never step by step, so clamping never accumulates.
-    """
-    index = day.year * 12 + day.month - 1 + months
-    year, month0 = divmod(index, 12)
-    month = month0 + 1
-    last = _month_days(year, month)
-    return date(year, month, day.day if day.day <= last else last)
 
 
 def month_index(day: date) -> int:

@@ -285,3 +285,67 @@ class Flag(TimeStampedModel):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()}: {self.record_label}"
+
+
+# ---------------------------------------------------------------------------------------------
+# Staff dashboard (core.dashboard): who took which item, per-user calendar feeds, daily digests.
+# ---------------------------------------------------------------------------------------------
+
+
+class Assignment(models.Model):
+    """Who answers for one dashboard item, named by its stable key ("clock:12", "flag:3",
+    "roll:7:certify", …). Clocks and flags also carry the assignee on their own row
+    (Clock.responsible_user, Flag.assigned_to); this row says who assigned it and when.
+    """
+
+    item_key = models.CharField(_("asunto del tablero"), max_length=80, unique=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
+                             verbose_name=_("asignado a"))
+    assigned_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                                    related_name="+", verbose_name=_("asignado por"))
+    at = models.DateTimeField(_("fecha y hora"), default=timezone.now)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        verbose_name = _("asignación")
+        verbose_name_plural = _("asignaciones")
+
+    def __str__(self) -> str:
+        return f"{self.item_key} → {self.user}"
+
+
+class StaffCalendar(models.Model):
+    """A staff member's private iCal feed. The token in the URL is the only secret: revoking it
+    (or making a new one) makes the old URL answer 404."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="staff_calendar",
+                                verbose_name=_("usuario"))
+    token = models.CharField(_("clave del enlace"), max_length=64, unique=True, null=True, blank=True)
+    created_at = models.DateTimeField(_("creado"), default=timezone.now)
+    revoked_at = models.DateTimeField(_("revocado"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("calendario personal")
+        verbose_name_plural = _("calendarios personales")
+
+    def __str__(self) -> str:
+        return f"{self.user} ({'activo' if self.token else 'revocado'})"
+
+
+class DigestSent(models.Model):
+    """One daily digest e-mail sent to a user: a second delivery of the task sends nothing."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+",
+                             verbose_name=_("usuario"))
+    date = models.DateField(_("fecha"))
+    sent_at = models.DateTimeField(_("enviado"), default=timezone.now)
+    item_count = models.PositiveIntegerField(_("asuntos"), default=0)
+
+    class Meta:
+        ordering = ["-date", "user_id"]
+        verbose_name = _("resumen diario enviado")
+        verbose_name_plural = _("resúmenes diarios enviados")
+        constraints = [models.UniqueConstraint(fields=["user", "date"], name="uniq_digest_user_date")]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.date:%Y-%m-%d}"

@@ -30,6 +30,20 @@ def round_half_up(value: Decimal, places: Decimal = CENT) -> Decimal:
     return value.quantize(places, rounding=ROUND_HALF_UP)
 
 
+def sum_cents(value) -> Decimal:
+    """A database SUM of amounts as exact cents (ROUND_HALF_UP); no rows (None) is zero.
+
+    SQLite adds decimal columns as floats, so 0.10 + 0.20 can come back as 0.30000000000000004
+    (Django hands it over as a Decimal with that noise). Any status decided by comparing a sum
+    (paid, open, in credit) compares this, so it is decided to the cent on every database.
+    """
+    if value is None:
+        return ZERO
+    if isinstance(value, float):
+        value = Decimal(repr(value))
+    return round_half_up(Decimal(value))
+
+
 def cents(value: Decimal) -> int:
     """Exact number of cents in an amount that is already a whole number of cents."""
     return int(value.quantize(CENT) * 100)

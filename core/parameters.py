@@ -5,7 +5,7 @@ from datetime import date
 
 from django.db import DatabaseError
 
-from assessments.rules.parameters import ParameterVersion, ShippedParameters, in_force
+from core.rule_parameters import ParameterVersion, ShippedParameters, in_force
 
 
 class DatabaseParameters:

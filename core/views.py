@@ -25,10 +25,15 @@ class HomeView(StaffRequiredMixin, TemplateView):
     template_name = "core/home.html"
 
     def get_context_data(self, **kwargs):
+        from core.dashboard.selectors import home_board
+        from core.dashboard.views import assignees_for
         from core.selectors import home_summary
 
         ctx = super().get_context_data(**kwargs)
         ctx.update(home_summary(self.request.user))
+        # Issue #10: what needs attention first ("Esta semana"), from every app's dashboard provider.
+        ctx.update(home_board(self.request.user, ctx["today"]), assignees=assignees_for(self.request.user),
+                   can_write=roles.can_write(self.request.user))
         return ctx
 
 

@@ -1,6 +1,9 @@
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
 from simple_history.admin import SimpleHistoryAdmin
 
+from core.admin_mixins import ReadOnlyAdmin, register_histories
+from districts.imports.models import ImportJob
 from districts.models import District, Membership, Municipality, Office, Ownership, Parcel, Party, WaterDelivery
 
 
@@ -84,3 +87,22 @@ class WaterDeliveryAdmin(SimpleHistoryAdmin):
     autocomplete_fields = ["parcel"]
 
 from districts.improvement import admin as _improvement_admin  # noqa: E402,F401
+
+
+@admin.register(ImportJob)
+class ImportJobAdmin(ReadOnlyAdmin):
+    """Written by the import confirm step and its task only."""
+
+    list_display = ["created_at", "kind_label", "file_name", "row_count", "status", "requested_by", "finished_at"]
+    list_filter = ["status", "kind"]
+    search_fields = ["file_name", "sha256"]
+
+    @admin.display(description=_("contenido"), ordering="kind")
+    def kind_label(self, obj):
+        from districts.imports.columns import KINDS
+
+        return KINDS[obj.kind].label if obj.kind in KINDS else obj.kind
+
+
+# The change history of every model that keeps one (including districts.improvement's), read-only.
+register_histories("districts")

@@ -389,4 +389,5 @@ class WaterDelivery(TimeStampedModel):
         return f"{self.parcel} {self.period}: {self.af_per_acre}"
 
 
+from districts.imports.models import ImportJob  # noqa: E402,F401
 from districts.improvement.models import *  # noqa: E402,F401,F403

@@ -4,6 +4,7 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import DetailView, ListView
 
+from core import roles
 from core.mixins import StaffRequiredMixin
 from core.views import RecordFormView
 from districts import forms, selectors
@@ -73,6 +74,8 @@ class PartyDetailView(StaffRequiredMixin, DetailView):
         ctx = super().get_context_data(**kwargs)
         ctx["ownerships"] = self.object.ownerships.select_related("parcel", "parcel__municipality")
         ctx["history"] = self.object.history.select_related("history_user")[:15]
+        # "Crear cuenta e invitar" (the owners' portal, assessments.portal.staff_views.INVITER_ROLES)
+        ctx["can_invite_owner"] = roles.has_role(self.request.user, roles.STAFF, roles.ADMINISTRATOR)
         return ctx
 
 

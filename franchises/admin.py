@@ -5,6 +5,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from simple_history.admin import SimpleHistoryAdmin
 
+from core.admin_mixins import register_histories
 from franchises import services
 from franchises.models import Application, Franchise, Hearing, MeterReading, Proceeding, UsageReport
 
@@ -105,3 +106,7 @@ class HearingAdmin(SimpleHistoryAdmin):
     list_display = ["__str__", "origin", "requested_on", "due_on", "accepted", "scheduled_for", "held_on"]
     list_filter = ["origin", "accepted"]
     raw_id_fields = ["application", "proceeding", "requested_by"]
+
+
+# The change history of every model that keeps one, read-only.
+register_histories("franchises")

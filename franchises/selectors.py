@@ -10,10 +10,10 @@ from django.contrib.contenttypes.models import ContentType
 from django.db.models import Prefetch, Q, QuerySet
 
 from assessments.rules.deadlines import Clock, Deadline, clocks_from_parameters, compute_due, unmoved_due
-from assessments.rules.parameters import ParameterVersion, in_force, shipped_versions
 from core.daycount import add_days
 from core.models import Clock as CoreClock
 from core.models import Flag
+from core.rule_parameters import ParameterVersion, in_force, shipped_versions
 from core.text import fold
 from core.workqueue import holidays_between
 from franchises import rules

@@ -1,6 +1,7 @@
 from django.contrib import admin, messages
 from django.utils import timezone
 
+from core.admin_mixins import ReadOnlyAdmin
 from liens import services
 from liens.models import Lien, LienRuling
 
@@ -48,7 +49,7 @@ class LienAdmin(admin.ModelAdmin):
 
 
 @admin.register(LienRuling)
-class LienRulingAdmin(admin.ModelAdmin):
+class LienRulingAdmin(ReadOnlyAdmin):
     """Read-only: rulings are recorded and revoked by legal reviewers on the lien pages (services
     check the role, re-rank the parcel and write the audit entry)."""
 
@@ -56,12 +57,3 @@ class LienRulingAdmin(admin.ModelAdmin):
     search_fields = ["reference", "parcel__cadastre", "note"]
     list_select_related = ["parcel", "higher", "lower", "decided_by"]
     date_hierarchy = "decided_at"
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False

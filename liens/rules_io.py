@@ -5,12 +5,11 @@ Input: `law_effective_on: {SID, TID}` (optional: the `lien_laws` parameters othe
 """
 from __future__ import annotations
 
-from datetime import date
 from decimal import Decimal
 
-from assessments.compute import ComputeInputError
-from assessments.rules.parameters import ExplicitParameters, ParameterNotFound
-from core.money import CENT, to_decimal
+from core.compute_errors import ComputeInputError
+from core.payload import json_cents, json_decimal, optional_date, to_bool, to_date, what_if
+from core.rule_parameters import ParameterNotFound
 from liens.rules import (
     KINDS,
     MORTGAGE_CONDITIONS,
@@ -29,37 +28,12 @@ LAW_FAMILY = "lien_laws"
 MORTGAGE_FAMILY = "irr_mortgage"
 
 
-def _date(value: object, field: str) -> date:
-    try:
-        return date.fromisoformat(value)
-    except (TypeError, ValueError):
-        raise ComputeInputError(field, "must be an ISO date (YYYY-MM-DD)") from None
-
-
-def _number(value: object, field: str) -> Decimal:
-    if isinstance(value, float):
-        value = repr(value)  # a JSON number: read by its decimal literal
-    try:
-        number = to_decimal(value)
-    except (TypeError, ValueError):
-        raise ComputeInputError(field, "must be a number") from None
-    if not number.is_finite() or number < 0:
-        raise ComputeInputError(field, "must be a non-negative number")
-    return number
-
-
-def _money(value: object, field: str) -> Decimal:
-    amount = _number(value, field)
-    if amount != amount.quantize(CENT):
-        raise ComputeInputError(field, "must be a whole number of cents")
-    return amount.quantize(CENT)
+def _nonneg(value: object, field: str) -> Decimal:
+    return json_decimal(value, field, non_negative=True)
 
 
 def _bool(raw: dict, key: str, path: str, default: bool = False) -> bool:
-    value = raw.get(key, default)
-    if not isinstance(value, bool):
-        raise ComputeInputError(f"{path}.{key}", "must be true or false")
-    return value
+    return to_bool(raw.get(key, default), f"{path}.{key}")
 
 
 def _mortgage(raw: object, path: str) -> MortgageTerms:
@@ -78,9 +52,9 @@ def _mortgage(raw: object, path: str) -> MortgageTerms:
     return MortgageTerms(
         term_years=term,
         fixed_annual_installments=_bool(raw, "fixed_annual_installments", path),
-        rate_pct=_number(raw["rate_pct"], f"{path}.rate_pct"),
+        rate_pct=_nonneg(raw["rate_pct"], f"{path}.rate_pct"),
         purpose=raw["purpose"],
-        principal_per_cuerda=_number(raw["principal_per_cuerda"], f"{path}.principal_per_cuerda"),
+        principal_per_cuerda=_nonneg(raw["principal_per_cuerda"], f"{path}.principal_per_cuerda"),
         irrigation_benefit=_bool(raw, "irrigation_benefit", path, default=True),
     )
 
@@ -106,8 +80,8 @@ def _lien(raw: object, index: int) -> Lien:
     return Lien(
         id=raw["id"],
         kind=raw["kind"],
-        constituted_on=_date(raw.get("constituted_on"), f"{path}.constituted_on"),
-        amount=_money(raw["amount"], f"{path}.amount"),
+        constituted_on=to_date(raw.get("constituted_on"), f"{path}.constituted_on"),
+        amount=json_cents(raw["amount"], f"{path}.amount"),
         mortgage=mortgage,
         district_cooperative=_bool(raw, "district_cooperative", path),
         finances_public_infrastructure=_bool(raw, "finances_public_infrastructure", path),
@@ -138,7 +112,7 @@ def _rulings(payload: dict, ids: list[str]) -> list[Ruling]:
 
 
 def _context(payload: dict, params) -> tuple[LienContext, list[str]]:
-    on = _date(payload["as_of"], "as_of") if payload.get("as_of") else date.today()
+    on = optional_date(payload, "as_of")
     try:
         laws = params.get(LAW_FAMILY, on)
         limits_version = params.get(MORTGAGE_FAMILY, on)
@@ -152,15 +126,14 @@ def _context(payload: dict, params) -> tuple[LienContext, list[str]]:
     if given is not None and not isinstance(given, dict):
         raise ComputeInputError("law_effective_on", "must be an object {SID: date, TID: date}")
     law_dates.update(given or {})
-    ctx = LienContext(sid_law_on=_date(law_dates.get("SID"), "law_effective_on.SID"),
-                      tid_law_on=_date(law_dates.get("TID"), "law_effective_on.TID"),
+    ctx = LienContext(sid_law_on=to_date(law_dates.get("SID"), "law_effective_on.SID"),
+                      tid_law_on=to_date(law_dates.get("TID"), "law_effective_on.TID"),
                       mortgage_limits=limits)
     return ctx, [laws.label(), limits_version.label()]
 
 
 def compute(payload: dict, params) -> dict:
-    if isinstance(payload.get("parameters"), dict):
-        params = ExplicitParameters(payload["parameters"], params)
+    params = what_if(payload, params)
     raw_liens = payload.get("liens")
     if not isinstance(raw_liens, list):
         raise ComputeInputError("liens", "required (a list)")
@@ -170,7 +143,7 @@ def compute(payload: dict, params) -> dict:
         if lien_id in ids[:i]:
             raise ComputeInputError(f"liens[{i}].id", f"duplicate id {lien_id!r}")
     rulings = _rulings(payload, ids)
-    proceeds = _money(payload["proceeds"], "proceeds") if payload.get("proceeds") is not None else None
+    proceeds = json_cents(payload["proceeds"], "proceeds") if payload.get("proceeds") is not None else None
     ctx, labels = _context(payload, params)
 
     ranking = rank_liens(liens, rulings, ctx)
@@ -180,9 +153,18 @@ def compute(payload: dict, params) -> dict:
     mortgages = []
     for lien in liens:
         if lien.kind == "MORTGAGE":
-            failed = mortgage_failures(lien.mortgage, ctx.mortgage_limits)
-            mortgages.append({"id": lien.id, "qualifies": not failed, "failed": list(failed),
-                              "reasons": [MORTGAGE_CONDITIONS[c] for c in failed], "rule": "IRR-11"})
+            mortgages.append(mortgage_json(lien.id, mortgage_failures(lien.mortgage, ctx.mortgage_limits)))
+    return ranking_json(ranking, distribution, mortgages, ctx, labels)
+
+
+def mortgage_json(lien_id: str, failed) -> dict:
+    """One mortgage's IRR-11 verdict in the contract's shape."""
+    return {"id": lien_id, "qualifies": not failed, "failed": list(failed),
+            "reasons": [MORTGAGE_CONDITIONS[c] for c in failed], "rule": "IRR-11"}
+
+
+def ranking_json(ranking, distribution, mortgages: list[dict], ctx: LienContext, labels: list[str]) -> dict:
+    """The `lien-ranking` output shape (contracts/compute.md); the parcel page's export uses it too."""
     conflicts = [{"a": c.a, "b": c.b, "rules": list(c.rules)} for c in ranking.conflicts]
     conflicts += [{"cycle": list(cycle)} for cycle in ranking.cycles]
     return {
@@ -197,5 +179,5 @@ def compute(payload: dict, params) -> dict:
         "mortgages": mortgages,
         "law_effective_on": {"SID": ctx.sid_law_on.isoformat(), "TID": ctx.tid_law_on.isoformat()},
         "rules": ["LIEN-2", "LIEN-3"],
-        "parameters": labels,
+        "parameters": list(labels),
     }

@@ -21,7 +21,7 @@ from core.models import Document, Flag
 from core.money import ZERO
 from core.parameters import DatabaseParameters
 from districts.models import District, Membership, Ownership, Parcel
-from liens import rules
+from liens import rules, rules_io
 from liens.models import Lien, LienRuling
 
 LAW_FAMILY = "lien_laws"
@@ -321,25 +321,8 @@ def ranking_contract(pr: ParcelRanking, proceeds: Decimal | None = None) -> dict
     distribution = None
     if ranking.ranks is not None and proceeds is not None:
         distribution = rules.distribute(pr.engine_liens, ranking.ranks, proceeds)
-    conflicts = [{"a": c.a, "b": c.b, "rules": list(c.rules)} for c in ranking.conflicts]
-    conflicts += [{"cycle": list(cycle)} for cycle in ranking.cycles]
-    ctx = pr.parameters.context
-    return {
-        "ranks": [list(group) for group in ranking.ranks] if ranking.ranks is not None else None,
-        "conflicts": conflicts,
-        "decisions": [{"higher": d.higher, "lower": d.lower, "rule": d.rule} for d in ranking.decisions],
-        "ties": [{"a": a, "b": b} for a, b in ranking.ties],
-        "needs_legal_review": ranking.blocked,
-        "distribution": [{"id": p.id, "paid": str(p.paid), "unpaid": str(p.unpaid)}
-                         for p in distribution.payouts] if distribution else None,
-        "remaining": str(distribution.remaining) if distribution else None,
-        "mortgages": [{"id": r.id, "qualifies": not r.mortgage_failures, "failed": list(r.mortgage_failures),
-                       "reasons": [rules.MORTGAGE_CONDITIONS[c] for c in r.mortgage_failures], "rule": "IRR-11"}
-                      for r in pr.rows if r.is_mortgage],
-        "law_effective_on": {"SID": ctx.sid_law_on.isoformat(), "TID": ctx.tid_law_on.isoformat()},
-        "rules": ["LIEN-2", "LIEN-3"],
-        "parameters": list(pr.parameters.labels),
-    }
+    mortgages = [rules_io.mortgage_json(r.id, r.mortgage_failures) for r in pr.rows if r.is_mortgage]
+    return rules_io.ranking_json(ranking, distribution, mortgages, pr.parameters.context, pr.parameters.labels)
 
 
 def ranking_input(pr: ParcelRanking, proceeds: Decimal | None = None) -> dict:

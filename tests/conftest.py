@@ -208,11 +208,35 @@ def _ensure_reference_data() -> None:
 
     if not ContentType.objects.exists():
         emit_post_migrate_signal(verbosity=0, interactive=False, db="default")
-    for name in ("administrator", "staff", "cashier", "approver", "legal_reviewer", "auditor", "owner"):
+    from core.roles import ROLE_LABELS
+
+    for name in ROLE_LABELS:  # every role of core.roles (core/migrations/0002_roles.py makes the same)
         Group.objects.get_or_create(name=name)
     if Municipality.objects.count() < len(MUNICIPALITIES):
         for i, name in enumerate(MUNICIPALITIES):
             Municipality.objects.get_or_create(name=name, defaults={"code": f"{2 * i + 1:03d}"})
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """With --reuse-db, a run stopped before its transactional test put the reference rows back (or a
+    run of a single flushing test) leaves roles, municipalities and content types missing: restore
+    them once at session start, before any test reads them."""
+    with django_db_blocker.unblock():
+        _ensure_reference_data()
+
+
+@pytest.fixture(autouse=True)
+def _language_reset():
+    """Each test starts in Spanish (LANGUAGE_CODE) and leaves no activated language behind: an English
+    page or `translation.activate("en")` in one test must not change the next test's strings."""
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.deactivate_all()
+    translation.activate(settings.LANGUAGE_CODE)
 
 
 def pytest_collection_modifyitems(config, items):

@@ -3,17 +3,7 @@ the tasks)."""
 from django.contrib import admin
 
 from assessments.franchise_billing.models import AaaTransfer, FranchiseCharge, InvoiceRun, ReadingImport
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
+from core.admin_mixins import ReadOnlyAdmin
 
 
 @admin.register(FranchiseCharge)

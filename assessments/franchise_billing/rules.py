@@ -14,7 +14,8 @@ from datetime import date, timedelta
 from decimal import Decimal
 
 from assessments.rules.franchise import first_year_amount, fund_split, installment_due_dates
-from core.fiscal import add_months, first_of_next_month, fiscal_year_end, fiscal_year_start
+from core.daycount import add_months
+from core.fiscal import first_of_next_month, fiscal_year_end, fiscal_year_start
 from core.money import ZERO, split_halves
 
 # Why a franchise gets no tariff invoice for a fiscal year (besides FRA-2 and metering).

@@ -13,7 +13,7 @@ from assessments.franchise_billing.models import AaaTransfer, FranchiseCharge, I
 from assessments.ledger.reports import COLLECTION_KINDS
 from assessments.models import Installment, LedgerEntry
 from assessments.rules.franchise import CLASSES
-from core.money import CENT, ZERO
+from core.money import CENT, ZERO, sum_cents
 from core.parameters import DatabaseParameters
 from franchises.models import Franchise, MeterReading
 
@@ -31,11 +31,16 @@ def charges_for(franchise: Franchise | int) -> QuerySet[FranchiseCharge]:
             .order_by("-fiscal_year", "kind", "-month", "-id"))
 
 
+# "Still owed" in SQL: amounts are whole cents, so a positive sum is at least a cent; comparing with half a
+# cent keeps SQLite's float sums (0.1 + 0.2 - 0.3 = 5.5e-17) from counting a paid installment as open.
+HALF_CENT = Decimal("0.005")
+
+
 def open_amounts(receivable_ids) -> dict[int, Decimal]:
     """What is still owed on each receivable (its entries' sum: principal and surcharge)."""
     rows = (LedgerEntry.objects.filter(receivable_id__in=list(receivable_ids)).values("receivable_id")
             .annotate(t=Sum("amount")))
-    return {r["receivable_id"]: r["t"].quantize(CENT) for r in rows}
+    return {r["receivable_id"]: sum_cents(r["t"]) for r in rows}
 
 
 def unbilled_readings(franchise: Franchise, on: date) -> list[MeterReading]:
@@ -72,8 +77,8 @@ def outstanding_debt(franchise: Franchise, on: date) -> Decimal | None:
 def oldest_unpaid_due(*, on: date) -> dict[int, date]:
     """FRA-8: {franchise id: the due date of its oldest installment still unpaid on `on`}, over
     tariff invoices and metered bills. Franchises with nothing overdue are absent."""
-    open_insts = (_owed_entries(on=on).values("installment_id").annotate(t=Sum("amount")).filter(t__gt=0)
-                  .values("installment_id"))
+    open_insts = (_owed_entries(on=on).values("installment_id").annotate(t=Sum("amount"))
+                  .filter(t__gte=HALF_CENT).values("installment_id"))
     rows = (Installment.objects.filter(pk__in=open_insts)
             .values("receivable__franchise_charge__franchise_id").annotate(oldest=Min("due_date")))
     return {r["receivable__franchise_charge__franchise_id"]: r["oldest"] for r in rows}
@@ -181,9 +186,9 @@ def charge_summary(franchise: Franchise, on: date) -> dict:
     oldest = (Installment.objects.filter(receivable__franchise_charge__franchise_id=franchise.pk,
                                          due_date__lte=on)
               .filter(pk__in=_owed_entries(on=on).values("installment_id").annotate(t=Sum("amount"))
-                      .filter(t__gt=0).values("installment_id"))
+                      .filter(t__gte=HALF_CENT).values("installment_id"))
               .aggregate(d=Min("due_date"))["d"])
-    return {"rows": rows, "open_total": totals.quantize(CENT), "debt": outstanding_debt(franchise, on),
+    return {"rows": rows, "open_total": sum_cents(totals), "debt": outstanding_debt(franchise, on),
             "oldest_unpaid_due": oldest, "count": FranchiseCharge.objects.filter(franchise=franchise).count()}
 
 

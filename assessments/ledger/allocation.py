@@ -13,7 +13,7 @@ from assessments.ledger import surcharge_rules as sr
 from assessments.ledger.common import CREDIT, PRINCIPAL, SURCHARGE, credit_pool, installment_states, user_or_none
 from assessments.ledger.surcharges import TermsCache
 from assessments.models import Account, LedgerEntry, Payment, Receivable
-from core.money import ZERO
+from core.money import ZERO, sum_cents
 from liens import services as lien_services
 
 
@@ -92,7 +92,7 @@ def refresh_receivables(ids, *, on: date, actor, reason: str = "") -> None:
     state = {r["receivable_id"]: r for r in rows}
     for rec in Receivable.objects.filter(pk__in=ids).order_by("pk"):
         row = state.get(rec.pk, {"open": ZERO, "write_offs": 0})
-        if row["open"] > 0:
+        if sum_cents(row["open"]) > 0:  # to the cent: SQLite sums through floats
             new = Receivable.Status.OPEN
         elif row["write_offs"]:
             new = Receivable.Status.WRITTEN_OFF

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 from assessments.models import CashierBatch, Payment
 from core.audit import audit
-from core.money import CENT, ZERO, to_decimal
+from core.money import CENT, ZERO, sum_cents, to_decimal
 
 
 class BatchUnbalanced(ValidationError):
@@ -31,7 +31,7 @@ def batch_recorded(batch: CashierBatch) -> dict[str, Decimal]:
     """What the batch's standing payments add up to, per method."""
     rows = (Payment.objects.filter(batch=batch, status=Payment.Status.POSTED).values("method")
             .annotate(total=Sum("amount")))
-    return {r["method"]: r["total"].quantize(CENT) for r in rows}
+    return {r["method"]: sum_cents(r["total"]) for r in rows}
 
 
 def batch_differences(recorded: dict[str, Decimal], counted: dict[str, Decimal]) -> dict[str, Decimal]:

@@ -16,7 +16,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Sum
 
 from assessments.models import Account, Counter, Installment, LedgerEntry, Receivable
-from core.money import CENT, ZERO
+from core.money import ZERO, sum_cents
 
 PRINCIPAL = LedgerEntry.Component.PRINCIPAL
 SURCHARGE = LedgerEntry.Component.SURCHARGE
@@ -129,7 +129,7 @@ def installment_states(account: Account, *, as_of: date | None = None, known_at=
             .values("installment_id", "component").annotate(total=Sum("amount")))
     by_inst: dict[int, dict[str, Decimal]] = defaultdict(dict)
     for row in sums:
-        by_inst[row["installment_id"]][row["component"]] = row["total"].quantize(CENT)
+        by_inst[row["installment_id"]][row["component"]] = sum_cents(row["total"])
     qs = Installment.objects.filter(pk__in=list(by_inst)).select_related("receivable", "receivable__fund")
     if receivable_ids is not None:
         qs = qs.filter(receivable_id__in=list(receivable_ids))
@@ -146,10 +146,10 @@ def credit_pool(account: Account, *, as_of: date | None = None, known_at=None) -
     total = (LedgerEntry.objects.filter(account=account, installment__isnull=True,
                                         **entry_filter(as_of=as_of, known_at=known_at))
              .aggregate(t=Sum("amount"))["t"])
-    return -(total or ZERO).quantize(CENT)
+    return -sum_cents(total)
 
 
 def account_sum(account: Account, *, as_of: date | None = None, known_at=None) -> Decimal:
     total = (LedgerEntry.objects.filter(account=account, **entry_filter(as_of=as_of, known_at=known_at))
              .aggregate(t=Sum("amount"))["t"])
-    return (total or ZERO).quantize(CENT)
+    return sum_cents(total)

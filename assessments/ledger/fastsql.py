@@ -14,6 +14,16 @@ from django.db import connection
 PG_ROWS = 10000     # rows per statement on PostgreSQL
 
 
+def _pg_cursor():
+    """A server-side-binding cursor on Django's connection (same transaction). Django's psycopg
+    cursors bind client-side, which quotes every array element through a regex: measured at 40 %
+    of a 100,000-line certification. Bound server-side, the arrays travel as they are."""
+    import psycopg
+
+    connection.ensure_connection()
+    return psycopg.Cursor(connection.connection)
+
+
 def _chunks(rows: list, size: int):
     for i in range(0, len(rows), size):
         yield rows[i:i + size]
@@ -30,17 +40,18 @@ def insert_rows(model, fields: Sequence[str], rows: Iterable[tuple], returning: 
     out: list[tuple] = []
     if not rows:
         return out
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            arrays = ", ".join(f"%s::{opts.get_field(f).db_type(connection)}[]" for f in fields)
-            sql = f"INSERT INTO {table} ({columns}) SELECT * FROM unnest({arrays})"  # noqa: S608
-            if returning:
-                sql += " RETURNING " + ", ".join(qn(opts.get_field(f).column) for f in returning)
+    if connection.vendor == "postgresql":
+        arrays = ", ".join(f"%s::{opts.get_field(f).db_type(connection)}[]" for f in fields)
+        sql = f"INSERT INTO {table} ({columns}) SELECT * FROM unnest({arrays})"  # noqa: S608
+        if returning:
+            sql += " RETURNING " + ", ".join(qn(opts.get_field(f).column) for f in returning)
+        with _pg_cursor() as cursor:
             for part in _chunks(rows, PG_ROWS):
                 cursor.execute(sql, [list(col) for col in zip(*part, strict=True)])
                 if returning:
                     out.extend(cursor.fetchall())
-        else:
+    else:
+        with connection.cursor() as cursor:
             cursor.executemany(f"INSERT INTO {table} ({columns}) VALUES {one}", rows)  # noqa: S608
     return out
 
@@ -57,13 +68,14 @@ def add_to_column(model, column_field: str, deltas: Iterable[tuple[object, int]]
     deltas = list(deltas)
     if not deltas:
         return
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            sql = (f"UPDATE {table} SET {col} = {table}.{col} + v.d "  # noqa: S608
-                   f"FROM unnest(%s::numeric[], %s::bigint[]) AS v(d, id) WHERE {table}.{pk} = v.id")
+    if connection.vendor == "postgresql":
+        sql = (f"UPDATE {table} SET {col} = {table}.{col} + v.d "  # noqa: S608
+               f"FROM unnest(%s::numeric[], %s::bigint[]) AS v(d, id) WHERE {table}.{pk} = v.id")
+        with _pg_cursor() as cursor:
             for part in _chunks(deltas, PG_ROWS):
                 cursor.execute(sql, [list(col) for col in zip(*part, strict=True)])
-        else:
+    else:
+        with connection.cursor() as cursor:
             cursor.executemany(f"UPDATE {table} SET {col} = {col} + %s WHERE {pk} = %s", deltas)  # noqa: S608
 
 

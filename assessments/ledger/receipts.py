@@ -8,6 +8,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from assessments.models import LedgerEntry, Payment
+from core.money import sum_cents
 
 
 def receipt_document(payment: Payment):
@@ -40,6 +41,7 @@ def receipt_context(payment: Payment) -> dict:
         owners = [o.party for o in account.parcel.ownerships.filter(end_date__isnull=True).select_related("party")]
     balance_after = (LedgerEntry.objects.filter(account=account, posted_at__lte=max(
         (e.posted_at for e in entries), default=timezone.now())).aggregate(t=Sum("amount"))["t"])
+    balance_after = sum_cents(balance_after)
     return {"payment": payment, "account": account, "lines": lines, "total": payment.amount,
             "office": offices[0] if offices else None, "owners": owners, "balance_after": balance_after,
             "breakdowns": {e.receivable.pk: e.receivable.breakdown for e in entries if e.receivable_id}}

@@ -30,7 +30,7 @@ from assessments.ledger.common import (
 from assessments.ledger.surcharges import TermsCache
 from assessments.models import Account, Fund, Installment, LedgerEntry, Receivable
 from core.audit import audit
-from core.money import CENT, ZERO, to_decimal
+from core.money import CENT, ZERO, sum_cents, to_decimal
 from liens import services as lien_services
 
 REFERENCE_SERIES = "payment_reference"
@@ -315,7 +315,7 @@ def receivables_bulk_create(*, rows: Iterable[ReceivableRow], actor, batch_size:
         part = account_ids[i:i + IN_CHUNK]
         pools = (LedgerEntry.objects.filter(account_id__in=part, installment__isnull=True)
                  .values("account_id").annotate(t=Sum("amount")))
-        with_credit += [p["account_id"] for p in pools if p["t"] < 0]
+        with_credit += [p["account_id"] for p in pools if sum_cents(p["t"]) < 0]
     for account_id in with_credit:
         applied += credit_apply(account=accounts[account_id], on=max(
             row.issued_on for row, _insts in cleaned if row.account_id == account_id), actor=actor, params=params)

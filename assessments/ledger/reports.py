@@ -11,7 +11,7 @@ from django.db.models import Count, Sum
 from django.utils.translation import gettext as _
 
 from assessments.models import Fund, LedgerEntry
-from core.money import ZERO
+from core.money import ZERO, sum_cents
 
 COLLECTION_KINDS = (LedgerEntry.Kind.PAYMENT, LedgerEntry.Kind.CREDIT_APPLIED, LedgerEntry.Kind.REVERSAL)
 
@@ -59,15 +59,15 @@ def collections_by_fund(*, start: date, end: date) -> CollectionsReport:
     sums: dict[int, dict] = {}
     for row in fund_rows:
         d = sums.setdefault(row["receivable__fund_id"], {"PRINCIPAL": ZERO, "SURCHARGE": ZERO, "n": 0})
-        d[row["component"]] -= row["total"]
+        d[row["component"]] -= sum_cents(row["total"])
         d["n"] += row["n"]
     funds = {f.pk: f for f in Fund.objects.filter(pk__in=list(sums))}
     out = [FundCollections(funds[k].code, funds[k].name, v["PRINCIPAL"], v["SURCHARGE"], v["n"])
            for k, v in sorted(sums.items(), key=lambda kv: funds[kv[0]].name)]
-    pool = (LedgerEntry.objects.filter(installment__isnull=True, **period).exclude(kind=LedgerEntry.Kind.ADJUSTMENT)
-            .aggregate(t=Sum("amount"))["t"] or ZERO)
-    refunds = (LedgerEntry.objects.filter(kind=LedgerEntry.Kind.REFUND, **period).aggregate(t=Sum("amount"))["t"]
-               or ZERO)
+    pool = sum_cents(LedgerEntry.objects.filter(installment__isnull=True, **period)
+                     .exclude(kind=LedgerEntry.Kind.ADJUSTMENT).aggregate(t=Sum("amount"))["t"])
+    refunds = sum_cents(LedgerEntry.objects.filter(kind=LedgerEntry.Kind.REFUND, **period)
+                        .aggregate(t=Sum("amount"))["t"])
     # The pool's entries: CREDIT (−), CREDIT_APPLIED (+, now counted in a fund), REFUND (+), reversals.
     return CollectionsReport(start=start, end=end, funds=out, unapplied_credit=-(pool - refunds), refunds=refunds)
 

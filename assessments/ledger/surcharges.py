@@ -7,8 +7,8 @@ from django.utils.translation import gettext as _
 
 from assessments.ledger import surcharge_rules as sr
 from assessments.rules.lajas import CITATIONS, LajasInputError, LajasRules
-from assessments.rules.parameters import ParameterSource
 from core.parameters import DatabaseParameters
+from core.rule_parameters import ParameterSource
 
 IRR_FAMILY = "irr_delinquency"
 

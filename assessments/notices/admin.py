@@ -2,25 +2,13 @@
 from django.contrib import admin
 
 from assessments.notices.models import MailingBatch, Notice, NoticeAddressee
+from core.admin_mixins import ReadOnlyAdmin, ReadOnlyTabularInline, register_read_only
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-
-class AddresseeInline(admin.TabularInline):
+class AddresseeInline(ReadOnlyTabularInline):
     model = NoticeAddressee
     fields = ("party", "activation_used_at")
     readonly_fields = fields
-    extra = 0
-    can_delete = False
 
 
 @admin.register(Notice)
@@ -37,3 +25,6 @@ class MailingBatchAdmin(ReadOnlyAdmin):
     list_display = ("id", "source_label", "method", "notice_count", "page_count", "created_at")
     list_filter = ("method",)
     search_fields = ("source_type", "source_label")
+
+
+register_read_only(NoticeAddressee)

@@ -230,6 +230,32 @@ def _grace_end(cache: RenderCache, receivable: Receivable, due: date) -> date | 
     return None
 
 
+def payee_of(program: str, collector) -> tuple[str, str]:
+    """(to whom checks are made out, the rule that says so or ""): the Secretary of the Treasury
+    when the Treasury collects or for franchise tariffs (FRA-3), else the collecting office."""
+    if rules.payee_is_treasurer(program=program, office_kind=getattr(collector, "kind", "")):
+        return str(_("Secretario de Hacienda")), "FRA-3" if program == "FRA" else ""
+    return str(getattr(collector, "name", "") or _("la oficina que cobra")), ""
+
+
+def mailing_of(program: str, certified: bool) -> tuple[str, str]:
+    """(the rule, the sentence the notice prints) on how the notice is mailed."""
+    rule = rules.mailing_rule(program)
+    if rule == "SID-2":
+        text = _("Este aviso se envía por correo regular a cada dueño de récord, como dispone SID-2, dentro de los "
+                 "180 días de recibida la resolución y cada año mientras dure el cargo.")
+    elif rule == "TID-4":
+        text = _("Este aviso se envía por correo certificado con acuse de recibo a cada dueño de récord, como "
+                 "dispone TID-4, dentro de los 30 días de recibida la ordenanza y al menos cada año.")
+    elif rule == "FRA-8":
+        text = _("Este aviso se envía por correo certificado con acuse de recibo al concesionario (FRA-8).")
+    elif certified:
+        text = _("Este aviso se envía por correo certificado con acuse de recibo.")
+    else:
+        text = _("Este aviso se envía por correo regular a la dirección postal del registro.")
+    return rule, text
+
+
 def notice_context(notice, *, activation_codes: dict[int, str] | None = None, cache: RenderCache | None = None,
                    portal_url: str = "") -> dict:
     """The context of templates/notices/notice.html for `notice` (its receivable preloaded or not)."""
@@ -263,6 +289,10 @@ def notice_context(notice, *, activation_codes: dict[int, str] | None = None, ca
     franchise = breakdown.get("franchise")
     if isinstance(franchise, dict):
         franchise = franchise.get("number")
+    payee, payee_rule = payee_of(program, receivable.office)
+    mailing_rule, mailing_text = mailing_of(program, notice.method == "CERTIFIED_RR")
+    parameters = ", ".join(f"{p.get('family', '')} {p.get('version', '')}".strip() for p in
+                           breakdown.get("parameters") or [] if isinstance(p, dict))
     codes = activation_codes or {}
     addressees = [{**a, "activation_code": codes.get(a.get("party_id"), "")} for a in notice.addressees]
     groups: list[dict] = []   # co-owners at one address are printed together, above it
@@ -284,6 +314,8 @@ def notice_context(notice, *, activation_codes: dict[int, str] | None = None, ca
         "consequences": consequences_of(receivable, program, installments, cache),
         "barcode_src": code128_data_uri(receivable.payment_reference), "portal_url": portal_url,
         "replaces": notice.replaces, "method_label": notice.get_method_display(),
-        "certified": notice.method == "CERTIFIED_RR",
+        "certified": notice.method == "CERTIFIED_RR", "payee": payee, "payee_rule": payee_rule,
+        "mailing_rule": mailing_rule, "mailing_text": mailing_text, "parameters": parameters,
+        "language": notice.language,
         "citations": {"LAJ3": texts.SHORT_CITATIONS["LAJ-3"], "LAJ4": texts.SHORT_CITATIONS["LAJ-4"]},
     }

@@ -55,9 +55,30 @@ def program_of(*, declared: str = "", is_party_account: bool = False, lien_kind:
     return "OTHER"
 
 
-def mailing_method(program: str) -> str:
-    """TID-4 and FRA-8 notices go by certified mail with return receipt; the rest by regular mail."""
+def mailing_method(program: str, declared: str = "") -> str:
+    """TID-4 and FRA-8 notices go by certified mail with return receipt; the rest by regular mail.
+    A billing that declares the method (improvement districts decide it by collector) is followed."""
+    if declared in ("REGULAR", "CERTIFIED_RR"):
+        return declared
     return "CERTIFIED_RR" if program in CERTIFIED_PROGRAMS else "REGULAR"
+
+
+# The rule that says how a program's notices are mailed (printed on the notice with the method).
+MAILING_RULE = {"SID": "SID-2", "TID": "TID-4", "FRA": "FRA-8"}
+TREASURY_OFFICE_KIND = "TREASURY"
+
+
+def mailing_rule(program: str) -> str:
+    """SID-2 (regular mail), TID-4 (certified mail), FRA-8 (certified mail with return receipt), or
+    "" for programs whose statutes do not say how the notice goes (regular mail)."""
+    return MAILING_RULE.get(program, "")
+
+
+def payee_is_treasurer(*, program: str, office_kind: str) -> bool:
+    """Whether checks are made out to the Secretary of the Treasury (*Secretario de Hacienda*)
+    rather than to the collecting office by name: when the collector is the Treasury, and for
+    franchise tariffs, which FRA-3 says are paid to the Secretary whoever sends the bill."""
+    return office_kind == TREASURY_OFFICE_KIND or program == "FRA"
 
 
 def activation_hash(code: str) -> str:

@@ -14,12 +14,15 @@ laid out.
 from __future__ import annotations
 
 import csv
+import gc
 import hashlib
 import io
 import logging
 from collections.abc import Iterable
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from pathlib import Path
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -29,6 +32,7 @@ from django.db import connection, transaction
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from assessments.ledger.common import take_numbers
 from assessments.models import Receivable
@@ -42,6 +46,7 @@ from core.documents.services import document_render, public_base_url
 
 log = logging.getLogger(__name__)
 TEMPLATE = "notices/notice.html"
+STYLESHEET = str(Path(__file__).resolve().with_name("notice.css"))   # parsed once per process
 CHUNK = 200
 
 
@@ -63,6 +68,12 @@ def _program(receivable: Receivable) -> str:
     return rules.program_of(declared=str(breakdown.get("program", "")), is_party_account=receivable.account.party_id
                             is not None, lien_kind=receivable.fund.lien_kind, surcharge_rule=receivable.surcharge_rule,
                             rules=[str(breakdown.get("rule", "")), *line_rules])
+
+
+def _method(receivable: Receivable, program: str) -> str:
+    """How the notice is mailed: what the billing declares (a TID collected by CRIM goes by CRIM's
+    regular mail, TID-3), else by program (rules.mailing_method)."""
+    return rules.mailing_method(program, declared=str((receivable.breakdown or {}).get("mailing_method", "")))
 
 
 def _sort_key(receivable: Receivable) -> str:
@@ -108,7 +119,7 @@ def notices_number(*, receivable_ids: Iterable[int], actor, language: str = "es"
         notices.append(Notice(
             receivable=rec, number=rules.notice_number(on.year, first + i), year=on.year, seq=first + i,
             addressees=snapshots[rec.pk], language=language, issued_on=on, program=program,
-            source_type=rec.source_type, sort_key=_sort_key(rec), method=rules.mailing_method(program),
+            source_type=rec.source_type, sort_key=_sort_key(rec), method=_method(rec, program),
             created_by=user))
     Notice.objects.bulk_create(notices)
     if any(n.pk is None for n in notices):  # a backend that does not return ids from bulk inserts
@@ -137,7 +148,8 @@ def notice_render(*, notice: Notice, actor, cache: RenderCache | None = None) ->
     notice = (Notice.objects.select_for_update(of=("self",))
               .select_related("receivable", "receivable__account", "receivable__account__parcel",
                               "receivable__account__parcel__municipality", "receivable__account__party",
-                              "receivable__fund", "receivable__office", "replaces")
+                              "receivable__fund", "receivable__office", "receivable__office__address_municipality",
+                              "replaces")
               .get(pk=notice.pk))
     if notice.document_id is not None:
         return notice
@@ -157,7 +169,7 @@ def notice_render(*, notice: Notice, actor, cache: RenderCache | None = None) ->
         template_name=TEMPLATE, context=context, kind="NOTICE",
         title=_("Aviso de cobro %(n)s") % {"n": notice.display_number},
         owner_party_ids=[a["party_id"] for a in notice.addressees], related=notice, actor=actor,
-        language=notice.language)
+        language=notice.language, stylesheet=STYLESHEET, lean=True)
     notice.document = document
     notice.rendered_at = timezone.now()
     notice.save(update_fields=["document", "rendered_at"])
@@ -197,13 +209,36 @@ def notice_issue(*, receivable: Receivable, actor, language: str = "es", replace
         receivable=rec, replaces=old, number=old.number, year=old.year, seq=old.seq, revision=old.revision + 1,
         correction_reason=reason.strip(), addressees=addressees_for([rec], on)[rec.pk], language=language,
         issued_on=on, program=program, source_type=rec.source_type, sort_key=_sort_key(rec),
-        method=rules.mailing_method(program), created_by=_user(actor))
+        method=_method(rec, program), created_by=_user(actor))
     NoticeAddressee.objects.bulk_create([NoticeAddressee(notice=new, party_id=a["party_id"])
                                          for a in new.addressees])
     audit(actor=actor, action="notice.correct", target=new,
           summary=f"Aviso {new.display_number} sustituye a {old.display_number}",
           data={"replaces": old.pk, "reason": reason.strip(), "receivable": rec.pk})
     return notice_render(notice=new, actor=actor) if render else new
+
+
+LANGUAGE_REASON = {   # marked for the catalogue; translated into the new notice's language below
+    "en": gettext_noop("Emitido en inglés a petición del dueño"),
+    "es": gettext_noop("Emitido en español a petición del dueño"),
+}
+
+
+def notice_issue_in_language(*, notice: Notice, language: str, actor) -> Notice:
+    """The notice in another language, on request ("Emitir en inglés"): a corrected notice with
+    the same number, the same charge and today's owners of record, in `language`, naming the one
+    it replaces. A notice already in `language` is returned as it is; so is one already replaced
+    (its correction is the current one)."""
+    if language not in dict(settings.LANGUAGES):
+        raise ValidationError({"language": _("Idioma desconocido: %(l)s") % {"l": language}})
+    if notice.status == Notice.Status.REPLACED:
+        return notice.replaced_by
+    if notice.language == language:
+        return notice
+    with translation.override(language):   # the reason is printed on the new notice, in its language
+        reason = _(LANGUAGE_REASON.get(language, LANGUAGE_REASON["es"]))
+    return notice_issue(receivable=notice.receivable, actor=actor, language=language, replaces=notice,
+                        reason=reason)
 
 
 @dataclass
@@ -227,12 +262,32 @@ def notices_issue_chunk(*, receivable_ids: Iterable[int], actor, language: str =
     if not render:
         return result
     cache = cache or RenderCache()
-    pending = (Notice.objects.filter(receivable_id__in=ids, document__isnull=True)
-               .exclude(status=Notice.Status.REPLACED).order_by("sort_key", "seq"))
-    for notice in pending:
-        notice_render(notice=notice, actor=actor, cache=cache)
-        result.rendered += 1
+    pending = list(Notice.objects.filter(receivable_id__in=ids, document__isnull=True)
+                   .exclude(status=Notice.Status.REPLACED).order_by("sort_key", "seq").values_list("pk", flat=True))
+    for i in range(0, len(pending), GC_EVERY):
+        with gc_paused():
+            for pk in pending[i:i + GC_EVERY]:
+                notice_render(notice=Notice(pk=pk), actor=actor, cache=cache)
+                result.rendered += 1
     return result
+
+
+GC_EVERY = 10
+
+
+@contextmanager
+def gc_paused():
+    """WeasyPrint allocates hundreds of thousands of objects a page, so the cyclic collector keeps
+    running during a render and walking the worker's long-lived objects. Paused for a few notices,
+    then one young-generation pass (gc.collect(1)) frees their garbage: memory stays bounded."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+            gc.collect(1)
 
 
 def receivables_needing_notice(source_type: str) -> list[int]:

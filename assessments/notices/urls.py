@@ -11,6 +11,7 @@ urlpatterns = [
     path("<int:pk>/pdf/", views.NoticePdfView.as_view(), name="pdf"),
     path("<int:pk>/envio/", views.NoticeMailingView.as_view(), name="mailing"),
     path("<int:pk>/corregir/", views.NoticeCorrectView.as_view(), name="correct"),
+    path("<int:pk>/idioma/", views.NoticeLanguageView.as_view(), name="language"),
     path("envios/", views.BatchListView.as_view(), name="batch_list"),
     path("envios/<int:pk>/", views.BatchDetailView.as_view(), name="batch_detail"),
     path("envios/<int:pk>/pdf/", views.BatchPdfView.as_view(), name="batch_pdf"),

@@ -3,6 +3,7 @@ mailing batches (list, detail, print-ready PDF, mailing list CSV, tracking impor
 actions that issue a billing run's notices or put them in batches."""
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
@@ -115,6 +116,27 @@ class NoticeCorrectView(WriterRequiredMixin, View):
                 return redirect(new.get_absolute_url())
         view = NoticeDetailView(request=request, kwargs={"pk": pk})
         return render(request, view.template_name, view.get_context_data(pk=pk, correction_form=form), status=400)
+
+
+class NoticeLanguageView(WriterRequiredMixin, View):
+    """"Emitir en inglés" (or back in Spanish): the notice again, same number, in the language the
+    owner asked for."""
+    http_method_names = ["post"]
+
+    def post(self, request, pk):
+        notice = _notice(pk)
+        language = request.POST.get("language", "")
+        try:
+            new = services.notice_issue_in_language(notice=notice, language=language, actor=request.user)
+        except ValidationError as exc:
+            messages.error(request, " ".join(exc.messages))
+            return redirect(notice.get_absolute_url())
+        if new.pk == notice.pk:
+            messages.info(request, _("El aviso ya está en ese idioma."))
+        else:
+            messages.success(request, _("Aviso %(n)s emitido (idioma: %(l)s); sustituye a %(o)s.") % {
+                "n": new.display_number, "l": dict(settings.LANGUAGES)[new.language], "o": notice.display_number})
+        return redirect(new.get_absolute_url())
 
 
 class BatchListView(StaffRequiredMixin, TemplateView):

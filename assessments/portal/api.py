@@ -15,7 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from assessments.portal import selectors
-from assessments.portal.views import notice_pdf_response, receipt_pdf_response
+from assessments.portal.views import notice_download_response, receipt_pdf_response
 from core import roles
 from districts.models import Party
 
@@ -110,8 +110,13 @@ class NoticeDetailApi(PortalApi):
 
 @extend_schema(responses={(200, "application/pdf"): OpenApiTypes.BINARY}, tags=["portal"])
 class NoticePdfApi(PortalApi):
+    """The stored PDF as it is, by the pages' one-query path (IsPortalOwner has checked the role).
+
+    Unlike the page it stays in the request transaction: DRF marks that transaction for rollback
+    on any error it handles (a 404 too), which needs one to exist."""
+
     def get(self, request, pk):
-        return notice_pdf_response(request, selectors.access_notice(request.user, pk))
+        return notice_download_response(request, pk)
 
 
 @extend_schema(responses=ParcelOut(many=True), tags=["portal"])

@@ -22,3 +22,10 @@ class ActivationForm(forms.Form):
         if data.get("password1") and data.get("password2") and data["password1"] != data["password2"]:
             self.add_error("password2", _("Las contraseñas no coinciden."))
         return data
+
+
+class InviteForm(forms.Form):
+    """Staff: the username of the owner's new portal account (the e-mail comes from the party)."""
+
+    username = forms.CharField(label=_("Nombre de usuario"), max_length=150, help_text=_(
+        "El dueño lo usará para entrar; la contraseña la escoge él con el enlace que recibe por correo."))

@@ -2,11 +2,18 @@
 staff create it for them. Either way the account gets the owner role and is linked to the party."""
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth.models import Group, User
 from django.contrib.auth.password_validation import validate_password
+from django.contrib.auth.tokens import default_token_generator
 from django.core.exceptions import ValidationError
+from django.core.mail import send_mail
 from django.db import transaction
-from django.utils import timezone
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext as _
 
 from assessments.notices.models import NoticeAddressee
@@ -109,4 +116,60 @@ def owner_account_create(*, party: Party, username: str, actor) -> User:
         activation_used_at=timezone.now())
     audit(actor=actor, action="portal.account_create", target=party,
           summary=f"Cuenta del portal creada por el personal: {username}", data={"username": username})
+    return user
+
+
+def password_setup_link(user: User, *, base_url: str) -> str:
+    """The one-time link where an invited owner chooses their password: Django's password reset
+    token, which stops working once the password is set (it hashes the password and last login)
+    or after PASSWORD_RESET_TIMEOUT."""
+    uid = urlsafe_base64_encode(force_bytes(user.pk))
+    token = default_token_generator.make_token(user)
+    return base_url.rstrip("/") + reverse("password_reset_confirm", args=[uid, token])
+
+
+def suggested_username(party: Party) -> str:
+    """A free username for the party: the e-mail's local part, else its ref, else persona-<id>
+    (with a number added when taken)."""
+    base = (party.email or "").split("@")[0].strip().lower() or (party.ref or "").lower() or f"persona-{party.pk}"
+    base = "".join(c for c in base if c.isalnum() or c in "._-")[:140] or f"persona-{party.pk}"
+    candidate, n = base, 1
+    while User.objects.filter(username__iexact=candidate).exists():
+        n += 1
+        candidate = f"{base}{n}"
+    return candidate
+
+
+def invite_check(party: Party) -> None:
+    """Raise the reason staff cannot invite this party (it has an account, or no e-mail), if any."""
+    if party.user_id is not None:
+        raise ValidationError({"party": _("%(p)s ya tiene cuenta en el portal.") % {"p": party.display_name}})
+    if not (party.email or "").strip():
+        raise ValidationError({"email": _(
+            "%(p)s no tiene correo electrónico: complete el campo «Correo electrónico» de la persona o entidad "
+            "antes de invitarla.") % {"p": party.display_name}})
+
+
+@transaction.atomic
+def owner_invite(*, party: Party, username: str, actor, base_url: str) -> User:
+    """Staff create a party's portal account and e-mail the owner an invitation with the one-time
+    link to choose their password (issue #6, "created by staff").
+
+    Refused, before anything is written, when the party already has an account or has no e-mail.
+    The e-mail is sent last, inside the transaction: if it cannot be sent, no account is left
+    behind without its invitation. The audit entry records the address, never the link.
+    """
+    party = Party.objects.select_for_update().get(pk=party.pk)
+    invite_check(party)
+    user = owner_account_create(party=party, username=username, actor=actor)
+    link = password_setup_link(user, base_url=base_url)
+    days = max(1, settings.PASSWORD_RESET_TIMEOUT // 86400)
+    with translation.override(settings.LANGUAGE_CODE):        # Spanish first: we do not know theirs yet
+        context = {"party": party, "user": user, "link": link, "days": days}
+        subject = render_to_string("portal/email/invite_subject.txt", context).strip()
+        body = render_to_string("portal/email/invite.txt", context)
+    send_mail(subject, body, None, [party.email.strip()])
+    audit(actor=actor, action="portal.invite", target=party,
+          summary=f"Invitación al portal enviada a {party.email.strip()} (usuario {user.username})",
+          data={"username": user.username, "email": party.email.strip(), "link_valid_days": days})
     return user

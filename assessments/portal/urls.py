@@ -1,6 +1,6 @@
 from django.urls import path
 
-from assessments.portal import views
+from assessments.portal import staff_views, views
 
 app_name = "portal"
 urlpatterns = [
@@ -12,4 +12,6 @@ urlpatterns = [
     path("cuentas/<int:pk>/", views.PortalAccountView.as_view(), name="account"),
     path("pagos/", views.PortalPaymentListView.as_view(), name="payments"),
     path("pagos/<int:pk>/recibo/", views.PortalReceiptPdfView.as_view(), name="receipt_pdf"),
+    # staff: create a party's account and e-mail the invitation (linked from the party's page)
+    path("personal/invitar/<int:pk>/", staff_views.PortalInviteView.as_view(), name="invite"),
 ]

@@ -8,3 +8,8 @@ class RollsConfig(AppConfig):
     name = "assessments.rolls"
     label = "rolls"
     verbose_name = _("Padrones")
+
+    def ready(self) -> None:
+        from assessments.rolls import hooks
+
+        hooks.connect()   # a late water record re-evaluates IRR-8 (SPEC IRR-8, last paragraph)

@@ -41,6 +41,13 @@ def source_type(roll: Roll) -> str:
     return f"rolls.Roll:{roll.pk}"
 
 
+def _parameter_refs(roll: Roll) -> list:
+    """Each parameter version the roll used, without its citation text: the citations stay on the
+    roll (`breakdown["roll"]`), so 100,000 charges do not each carry a kilobyte of the same text."""
+    return [{k: p[k] for k in ("family", "version", "effective_from") if k in p} if isinstance(p, dict) else p
+            for p in roll.parameters]
+
+
 def _row(roll: Roll, line: RollLine, account_id: int, fund: Fund, on: date) -> ReceivableRow | None:
     payable = [(date.fromisoformat(d["due_date"]), Decimal(d["amount"])) for d in line.detail
                if Decimal(d["amount"]) > 0]
@@ -49,7 +56,7 @@ def _row(roll: Roll, line: RollLine, account_id: int, fund: Fund, on: date) -> R
     irrigation = roll.is_irrigation
     breakdown = {"roll": roll.pk, "district": roll.district.code, "fiscal_year": roll.fiscal_year,
                  "cadastre": line.cadastre, "weight": str(line.weight), "lines": line.detail,
-                 "parameters": roll.parameters}
+                 "parameters": _parameter_refs(roll)}
     if not irrigation:   # LAJ-4: receipts and notices show contribution, credit and net
         breakdown.update(gross=str(line.share), credit=str(line.credit), net=str(line.total))
     else:
@@ -64,19 +71,31 @@ def _row(roll: Roll, line: RollLine, account_id: int, fund: Fund, on: date) -> R
         surcharge_rule=Receivable.SurchargeRule.IRR9 if irrigation else Receivable.SurchargeRule.LAJ7)
 
 
-def bill_roll(*, roll: Roll, actor, on: date) -> int:
-    """Post the certified roll's charges; returns how many receivables were created (0 on a second run)."""
+def billable_lines(roll: Roll):
+    """The lines that become charges: something to pay."""
+    return RollLine.objects.filter(roll=roll, total__gt=0)
+
+
+def bill_roll(*, roll: Roll, actor, on: date, progress=None) -> int:
+    """Post the certified roll's charges; returns how many receivables were created (0 on a second run).
+    `progress(done)` is called after each batch with the number of lines billed so far."""
     fund = fund_for(roll.district)
-    created = 0
-    lines = RollLine.objects.filter(roll=roll, total__gt=0).order_by("cadastre")
+    created = done = 0
+    lines = billable_lines(roll).order_by("cadastre")
     batch: list[RollLine] = []
     for line in lines.iterator(chunk_size=CHUNK):
         batch.append(line)
         if len(batch) >= CHUNK:
             created += _bill_batch(roll, batch, fund, actor, on)
+            done += len(batch)
             batch = []
+            if progress is not None:
+                progress(done)
     if batch:
         created += _bill_batch(roll, batch, fund, actor, on)
+        done += len(batch)
+        if progress is not None:
+            progress(done)
     if not roll.is_irrigation:
         created += bill_water_sales(roll=roll, actor=actor, on=on)
     if roll.billed_at is None:

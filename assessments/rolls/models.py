@@ -150,3 +150,48 @@ class RollJob(models.Model):
 
     def __str__(self) -> str:
         return f"{self.operation} {self.district_id} FY{self.fiscal_year}: {self.status}"
+
+
+class RollCorrection(models.Model):
+    """A new entry against a certified or finalized roll: its lines are never edited (IRR-8, LIEN-1).
+
+    A late water record re-evaluates IRR-8 for one parcel; a parcel included mid-year or a
+    parcel split into children gets a supplementary entry. `amount` is the change to what the
+    parcel owes for the roll's year (negative = credit). `key` is the natural key of the event,
+    so a redelivered task finds its correction already written and changes nothing.
+    """
+
+    class Kind(models.TextChoices):
+        WATER_REEVALUATION = "WATER_REEVALUATION", _("Reevaluación por registro de agua (IRR-8)")
+        INCLUSION = "INCLUSION", _("Inclusión a mitad de año")
+        SPLIT = "SPLIT", _("Segregación")
+
+    roll = models.ForeignKey(Roll, on_delete=models.PROTECT, related_name="corrections", verbose_name=_("padrón"))
+    parcel = models.ForeignKey("districts.Parcel", on_delete=models.PROTECT, related_name="roll_corrections",
+                               verbose_name=_("parcela"))
+    source_parcel = models.ForeignKey("districts.Parcel", on_delete=models.PROTECT, related_name="+", null=True,
+                                      blank=True, verbose_name=_("parcela de origen (segregación)"))
+    kind = models.CharField(_("tipo"), max_length=20, choices=Kind.choices)
+    key = models.CharField(_("clave del evento"), max_length=120)
+    rule = models.CharField(_("regla"), max_length=40)
+    amount = models.DecimalField(_("cambio en el monto"), **MONEY)
+    breakdown = models.JSONField(_("desglose y reglas"), default=dict)
+    reason = models.TextField(_("razón"))
+    receivable = models.ForeignKey("assessments.Receivable", on_delete=models.PROTECT, null=True, blank=True,
+                                   related_name="roll_corrections", verbose_name=_("cargo suplementario"))
+    # A decrease is posted as ledger ADJUSTMENT entries on the charge (or a credit on the account).
+    entries = models.ManyToManyField("assessments.LedgerEntry", related_name="roll_corrections", blank=True,
+                                     verbose_name=_("asientos"))
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
+                                   null=True, blank=True, verbose_name=_("registrado por"))
+    created_at = models.DateTimeField(_("registrado"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["roll", "created_at", "id"]
+        verbose_name = _("corrección de padrón")
+        verbose_name_plural = _("correcciones de padrón")
+        constraints = [models.UniqueConstraint(fields=["roll", "parcel", "key"], name="uniq_rollcorrection_event")]
+        indexes = [models.Index(fields=["roll", "parcel"])]
+
+    def __str__(self) -> str:
+        return f"{self.roll} · {self.get_kind_display()} · {self.amount}"

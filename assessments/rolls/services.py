@@ -197,10 +197,32 @@ def _rescaled_detail(line: RollLine, new_total: Decimal) -> list:
     return items
 
 
-@transaction.atomic
-def roll_certify(*, roll: Roll, actor, on: date | None = None) -> Outcome:
+def roll_certify(*, roll: Roll, actor, on: date | None = None, job: RollJob | None = None, echo=None) -> Outcome:
+    """DRAFT → CERTIFIED and bill every line (IRR-9, LAJ-6), in one transaction: a worker killed half
+    way leaves the roll in draft with no charge, and the redelivered task certifies it once. A roll
+    no longer in draft is left as it is. Progress goes to `job` (page) and `echo` (command line)."""
+    current = Roll.objects.get(pk=roll.pk)
+    if current.status != Roll.Status.DRAFT:
+        return Outcome(current, False, f"{current} ya estaba {current.get_status_display().lower()}.")
+    from assessments.rolls.billing import billable_lines
+
+    report = progress.Reporter(job, total=billable_lines(current).count(), echo=echo)
+    try:
+        with transaction.atomic():
+            outcome = _certify_and_bill(roll=current, actor=actor, on=on, report=report)
+    except RollError as exc:
+        report.fail("; ".join(exc.messages))
+        raise
+    except Exception as exc:
+        report.fail(f"Error inesperado al certificar: {exc}")
+        raise
+    report.finish(outcome.message)
+    return outcome
+
+
+def _certify_and_bill(*, roll: Roll, actor, on: date | None, report: progress.Reporter) -> Outcome:
     roll = Roll.objects.select_for_update().get(pk=roll.pk)
-    if roll.status != Roll.Status.DRAFT:
+    if roll.status != Roll.Status.DRAFT:   # certified by another delivery while we waited for the lock
         return Outcome(roll, False, f"{roll} ya estaba {roll.get_status_display().lower()}.")
     if RollOverride.objects.filter(line__roll=roll, status=RollOverride.Status.PENDING).exists():
         raise RollError("Hay cambios de líneas pendientes de aprobación.")
@@ -213,7 +235,7 @@ def roll_certify(*, roll: Roll, actor, on: date | None = None) -> Outcome:
     from assessments.rolls.billing import bill_roll
 
     # Billed now, so notices carry payment references and reach owners before the due date.
-    billed = bill_roll(roll=roll, actor=actor, on=on or timezone.localdate())
+    billed = bill_roll(roll=roll, actor=actor, on=on or timezone.localdate(), progress=report.update)
     notices_schedule_for_roll(roll=roll, actor=actor)   # after commit: the notices of its receivables
     return Outcome(roll, True, f"{roll} certificado; {billed} cargos registrados.")
 

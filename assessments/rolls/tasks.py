@@ -5,7 +5,7 @@ from celery import shared_task
 from django.utils import timezone
 
 from assessments.rolls import services
-from assessments.rolls.models import RollJob
+from assessments.rolls.models import Roll, RollJob
 
 
 @shared_task(bind=True, acks_late=True, max_retries=3, default_retry_delay=30)
@@ -20,6 +20,28 @@ def roll_generate_task(self, job_id: int) -> str:
         RollJob.objects.filter(pk=job.pk).update(status=RollJob.Status.FAILED, message="; ".join(exc.messages),
                                                  finished_at=timezone.now())
         return "failed"
+    return outcome.message
+
+
+@shared_task(bind=True, acks_late=True, max_retries=3, default_retry_delay=30)
+def roll_certify_task(self, job_id: int) -> str:
+    """Certify and bill a roll. A second delivery changes nothing: a DONE job returns its message and
+    the service leaves a roll that is no longer in draft as it is."""
+    job = RollJob.objects.select_related("district", "requested_by").get(pk=job_id)
+    if job.status == RollJob.Status.DONE:
+        return job.message
+    roll = Roll.objects.filter(district=job.district, fiscal_year=job.fiscal_year).first()
+    if roll is None:
+        RollJob.objects.filter(pk=job.pk).update(status=RollJob.Status.FAILED, finished_at=timezone.now(),
+                                                 message="No existe el padrón de ese distrito y año fiscal.")
+        return "failed"
+    try:
+        outcome = services.roll_certify(roll=roll, actor=job.requested_by, job=job)
+    except services.RollError:
+        return "failed"     # the service wrote the reason on the job
+    if not outcome.changed:
+        RollJob.objects.filter(pk=job.pk).exclude(status=RollJob.Status.DONE).update(
+            status=RollJob.Status.DONE, message=outcome.message, finished_at=timezone.now())
     return outcome.message
 
 

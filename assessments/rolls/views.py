@@ -12,6 +12,7 @@ from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils.functional import cached_property
+from django.utils.translation import gettext as _
 from django.views import View
 from django.views.generic import FormView, TemplateView
 
@@ -130,7 +131,21 @@ class RollDetailView(StaffRequiredMixin, TemplateView):
                    can_write=roles.can_write(self.request.user),
                    water_price_missing=not roll.is_irrigation and not _has_parameter("laj_water_sales", roll),
                    delinquency_missing=roll.is_irrigation and not _has_parameter("irr_delinquency", roll))
+        ctx["corrections"] = roll_corrections(roll)
+        certify_job = last_certify_job(roll)
+        if certify_job is not None:
+            ctx.update(certify_job=certify_job, certify_state=progress.job_state(certify_job))
         return ctx
+
+
+def roll_corrections(roll: Roll):
+    """Corrections and supplements of the roll (new entries; its lines are never edited)."""
+    from django.db.models import Count
+
+    from assessments.rolls.models import RollCorrection
+
+    return (RollCorrection.objects.filter(roll=roll).select_related("parcel", "source_parcel", "receivable")
+            .annotate(entry_count=Count("entries")).order_by("-created_at", "-pk"))
 
 
 def _has_parameter(family: str, roll: Roll) -> bool:
@@ -183,7 +198,9 @@ class RollActionView(WriterRequiredMixin, View):
 
     def post(self, request, pk: int, action: str):
         roll = get_object_or_404(Roll, pk=pk)
-        service = {"certify": services.roll_certify, "finalize": services.roll_finalize}.get(action)
+        if action == "certify":
+            return self.certify(request, roll)
+        service = {"finalize": services.roll_finalize}.get(action)
         if service is None:
             return redirect(roll.get_absolute_url())
         try:
@@ -193,6 +210,37 @@ class RollActionView(WriterRequiredMixin, View):
         else:
             messages.success(request, outcome.message)
         return redirect(roll.get_absolute_url())
+
+
+    def certify(self, request, roll: Roll):
+        """Certifying bills every line (minutes on a large roll): a worker does it; the roll page shows
+        the progress. A job already queued or running for the roll is reused, not doubled."""
+        from assessments.rolls.tasks import roll_certify_task
+
+        if roll.status != Roll.Status.DRAFT:
+            messages.info(request, _("El padrón ya estaba certificado."))
+            return redirect(roll.get_absolute_url())
+        job = active_certify_job(roll)
+        if job is None:
+            job = RollJob.objects.create(district_id=roll.district_id, fiscal_year=roll.fiscal_year,
+                                         operation=CERTIFY, requested_by=request.user)
+            transaction.on_commit(lambda: roll_certify_task.delay(job.pk))
+        messages.info(request, _("Certificación en curso: se facturan las líneas del padrón."))
+        return redirect(roll.get_absolute_url())
+
+
+CERTIFY = "certify"
+
+
+def active_certify_job(roll: Roll) -> RollJob | None:
+    return (RollJob.objects.filter(district_id=roll.district_id, fiscal_year=roll.fiscal_year, operation=CERTIFY,
+                                   status__in=[RollJob.Status.QUEUED, RollJob.Status.RUNNING])
+            .order_by("-created_at", "-pk").first())
+
+
+def last_certify_job(roll: Roll) -> RollJob | None:
+    return (RollJob.objects.filter(district_id=roll.district_id, fiscal_year=roll.fiscal_year, operation=CERTIFY)
+            .order_by("-created_at", "-pk").first())
 
 
 EXPORT_HEADER = ["catastro", "acres_o_peso", "parte_o_bruto", "credito", "a_cobrar", "exencion", "detalle"]

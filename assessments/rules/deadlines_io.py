@@ -7,21 +7,13 @@ from __future__ import annotations
 
 from datetime import date
 
-from assessments.compute import ComputeInputError
 from assessments.rules.deadlines import clocks_from_parameters, compute_due, unmoved_due
-from assessments.rules.parameters import ExplicitParameters, ParameterNotFound
+from core.compute_errors import ComputeInputError
 from core.holidays_pr import pr_holidays
+from core.payload import to_date, what_if
+from core.rule_parameters import ParameterNotFound
 
 FAMILY = "deadlines"
-
-
-def _date(value: object, field: str) -> date:
-    if not isinstance(value, str):
-        raise ComputeInputError(field, "must be an ISO date (YYYY-MM-DD)")
-    try:
-        return date.fromisoformat(value)
-    except ValueError:
-        raise ComputeInputError(field, f"not a valid ISO date: {value!r}") from None
 
 
 def _holidays(payload: dict) -> list[date] | None:
@@ -30,15 +22,14 @@ def _holidays(payload: dict) -> list[date] | None:
         return None
     if not isinstance(raw, list):
         raise ComputeInputError("holidays", "must be a list of ISO dates")
-    return [_date(v, f"holidays[{i}]") for i, v in enumerate(raw)]
+    return [to_date(v, f"holidays[{i}]") for i, v in enumerate(raw)]
 
 
 def compute(payload: dict, params) -> dict:
-    if isinstance(payload.get("parameters"), dict):
-        params = ExplicitParameters(payload["parameters"], params)
+    params = what_if(payload, params)
     if "start" not in payload:
         raise ComputeInputError("start", "required")
-    start = _date(payload["start"], "start")
+    start = to_date(payload["start"], "start")
     try:
         version = params.get(FAMILY, start)
     except ParameterNotFound as exc:

@@ -1,27 +1,18 @@
 """`franchise-tariff` calculation (contracts/compute.md) over rules.franchise (FRA-1 to FRA-3)."""
 from __future__ import annotations
 
-from datetime import date
 from decimal import Decimal
 
-from assessments.compute import ComputeInputError
 from assessments.rules.franchise import EXEMPTIONS, PLANS, SOURCES, USES, assess, tariff_class, tariffs_from_parameters
-from assessments.rules.parameters import ExplicitParameters, ParameterNotFound
-from core.money import to_decimal
+from core.compute_errors import ComputeInputError
+from core.payload import json_decimal, optional_date, what_if
+from core.rule_parameters import ParameterNotFound
 
 FAMILY = "fra_tariffs"
 
 
 def _gallons(value: object, field: str) -> Decimal:
-    if isinstance(value, float):
-        value = repr(value)  # a JSON number: read by its decimal literal
-    try:
-        number = to_decimal(value)
-    except (TypeError, ValueError):
-        raise ComputeInputError(field, "must be a number of gallons") from None
-    if not number.is_finite() or number < 0:
-        raise ComputeInputError(field, "must be a non-negative number of gallons")
-    return number
+    return json_decimal(value, field, what="a number of gallons", noun="number of gallons", non_negative=True)
 
 
 def _choice(payload: dict, key: str, options, *, optional: bool = False, default: str | None = None) -> str | None:
@@ -33,25 +24,14 @@ def _choice(payload: dict, key: str, options, *, optional: bool = False, default
     return value
 
 
-def _as_of(payload: dict) -> date:
-    raw = payload.get("as_of")
-    if raw is None:
-        return date.today()
-    try:
-        return date.fromisoformat(raw)
-    except (TypeError, ValueError):
-        raise ComputeInputError("as_of", "must be an ISO date (YYYY-MM-DD)") from None
-
-
 def compute(payload: dict, params) -> dict:
-    if isinstance(payload.get("parameters"), dict):
-        params = ExplicitParameters(payload["parameters"], params)
+    params = what_if(payload, params)
     source = _choice(payload, "source", SOURCES)
     use = _choice(payload, "use", USES)
     plan = _choice(payload, "payment_plan", PLANS, optional=True, default="ANNUAL")
     exempt_reason = _choice(payload, "exempt_reason", EXEMPTIONS, optional=True)
     try:
-        version = params.get(FAMILY, _as_of(payload))
+        version = params.get(FAMILY, optional_date(payload, "as_of"))
         tariffs = tariffs_from_parameters(version.values)
     except ParameterNotFound as exc:
         raise ComputeInputError("as_of", str(exc)) from None

@@ -23,9 +23,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 
-from assessments.rules.parameters import ParameterSource, ParameterVersion
+from core.daycount import add_months
 from core.fiscal import (
-    add_months,
     fiscal_year_of,
     fiscal_year_start,
     month_index,
@@ -35,6 +34,7 @@ from core.fiscal import (
     semester_of,
 )
 from core.money import CentApportionment, format_cents, plan_apportionment, round_half_up
+from core.rule_parameters import ParameterSource, ParameterVersion
 
 FREE, STUB, ANNUAL = "free", "stub", "annual"
 SHARE, SCHEDULE = "share", "schedule"

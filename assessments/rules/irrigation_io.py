@@ -1,15 +1,13 @@
 """`irrigation-roll` calculation (contracts/compute.md): JSON payload → IRR engine → JSON.
 
-Also holds the payload readers the Lajas calculations share (`PayloadReader`, `parameter_source`):
-every refusal is a ComputeInputError naming the JSON path of the field ("parcels[2].acres").
+Also holds the parcel readers the Lajas calculations share (`parcel_id`, `parameter_source`); the typed
+field readers are core.payload's: every refusal is a ComputeInputError naming the JSON path of the field.
 """
 from __future__ import annotations
 
 from collections.abc import Hashable
-from datetime import date
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
-from assessments.compute import ComputeInputError
 from assessments.rules.irrigation import (
     CITATIONS,
     IrrigationFigures,
@@ -21,104 +19,18 @@ from assessments.rules.irrigation import (
     charges,
     irrigation_plan,
 )
-from assessments.rules.parameters import ExplicitParameters, ParameterNotFound, ParameterSource
-from core.fiscal import add_months, parse_period
+from core.compute_errors import ComputeInputError
+from core.daycount import add_months
+from core.fiscal import parse_period
 from core.money import format_cents
+from core.payload import PayloadReader, to_bool, to_date, to_number  # noqa: F401 (re-exported)
+from core.rule_parameters import ExplicitParameters, ParameterNotFound, ParameterSource
 
 IRR_FAMILIES = ("irr_assessment", "irr_schedule")
 
 
 # --------------------------------------------------------------------------------------------
 # Payload readers (shared with lajas_io)
-
-
-class PayloadReader:
-    """Typed reads from one JSON object; `path` prefixes field names in errors ("parcels[2]")."""
-
-    def __init__(self, obj: object, path: str = "") -> None:
-        if not isinstance(obj, dict):
-            raise ComputeInputError(path or "input", "must be a JSON object")
-        self.obj = obj
-        self.path = path
-
-    def field(self, key: str) -> str:
-        return f"{self.path}.{key}" if self.path else key
-
-    def has(self, key: str) -> bool:
-        return key in self.obj
-
-    def raw(self, key: str, *, required: bool = True, default=None):
-        if key not in self.obj:
-            if required:
-                raise ComputeInputError(self.field(key), "missing")
-            return default
-        return self.obj[key]
-
-    def decimal(self, key: str, *, required: bool = True, places: int | None = None, minimum: Decimal | None = None,
-                maximum: Decimal | None = None, what: str = "a number") -> Decimal | None:
-        """A number written as a string (or an integer); never a float."""
-        value = self.raw(key, required=required)
-        if value is None and not required:
-            return None
-        return to_number(value, self.field(key), places=places, minimum=minimum, maximum=maximum, what=what)
-
-    def money(self, key: str, *, required: bool = True, allow_negative: bool = False) -> Decimal | None:
-        return self.decimal(key, required=required, places=2, minimum=None if allow_negative else Decimal(0),
-                            what="an amount")
-
-    def date(self, key: str, *, required: bool = True, nullable: bool = False) -> date | None:
-        value = self.raw(key, required=required)
-        if value is None:
-            if nullable or not required:
-                return None
-            raise ComputeInputError(self.field(key), "must be a date (YYYY-MM-DD), not null")
-        return to_date(value, self.field(key))
-
-    def integer(self, key: str, *, minimum: int | None = None, maximum: int | None = None) -> int:
-        value = self.raw(key)
-        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-            value = int(value)
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ComputeInputError(self.field(key), f"must be a whole number, got {value!r}")
-        if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
-            raise ComputeInputError(self.field(key), f"must be between {minimum} and {maximum}")
-        return value
-
-    def items(self, key: str, *, required: bool = True) -> list:
-        value = self.raw(key, required=required, default=[])
-        if not isinstance(value, list):
-            raise ComputeInputError(self.field(key), "must be a list")
-        return value
-
-
-def to_number(value: object, where: str, *, places: int | None = None, minimum: Decimal | None = None,
-              maximum: Decimal | None = None, what: str = "a number") -> Decimal:
-    if isinstance(value, (bool, float)) or not isinstance(value, (str, int)):
-        raise ComputeInputError(where, f"must be {what} written as a string, e.g. \"12.50\"; got {value!r}")
-    try:
-        number = Decimal(str(value).strip())
-    except InvalidOperation:
-        raise ComputeInputError(where, f"not a number: {value!r}") from None
-    if not number.is_finite():
-        raise ComputeInputError(where, f"not a finite number: {value!r}")
-    if places is not None and number != number.quantize(Decimal(1).scaleb(-places)):
-        raise ComputeInputError(where, f"at most {places} decimals: {value!r}")
-    if minimum is not None and number < minimum:
-        raise ComputeInputError(where, "must not be negative" if minimum == 0 else f"must be at least {minimum}")
-    if maximum is not None and number > maximum:
-        raise ComputeInputError(where, f"must be at most {maximum}")
-    return number
-
-
-def to_date(value: object, where: str) -> date:
-    if not isinstance(value, str):
-        raise ComputeInputError(where, f"must be a date written YYYY-MM-DD, got {value!r}")
-    try:
-        if len(value) != 10:
-            raise ValueError
-        return date.fromisoformat(value)
-    except ValueError:
-        raise ComputeInputError(where, f"not a date (YYYY-MM-DD): {value!r}") from None
 
 
 def parcel_id(value: object, where: str) -> Hashable:
@@ -170,10 +82,7 @@ def area_text(value: Decimal) -> str:
 
 
 def wants_explain(payload: dict) -> bool:
-    flag = payload.get("explain", False)
-    if not isinstance(flag, bool):
-        raise ComputeInputError("explain", "must be true or false")
-    return flag
+    return to_bool(payload.get("explain", False), "explain")
 
 
 # --------------------------------------------------------------------------------------------

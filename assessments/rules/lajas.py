@@ -22,9 +22,10 @@ from datetime import date, timedelta
 from decimal import Context, Decimal
 from fractions import Fraction
 
-from assessments.rules.parameters import ParameterSource, ParameterVersion
-from core.fiscal import add_months, fiscal_year_start
+from core.daycount import add_months
+from core.fiscal import fiscal_year_start
 from core.money import CentApportionment, format_cents, plan_apportionment, round_half_up, round_half_up_div
+from core.rule_parameters import ParameterSource, ParameterVersion
 
 NOT_YET_LIABLE = "NOT_YET_LIABLE"
 ACRE_SCALE = 10_000         # acres as integer ten-thousandths (4 decimals)

@@ -3,15 +3,12 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from assessments.compute import ComputeInputError
 from assessments.rules.irrigation_io import (
-    PayloadReader,
     amount_text,
     area_text,
     check_ids,
     parameter_source,
     parcel_id,
-    to_date,
     wants_explain,
 )
 from assessments.rules.lajas import (
@@ -30,9 +27,11 @@ from assessments.rules.lajas import (
     portions_surcharge,
     surcharge,
 )
-from assessments.rules.parameters import ParameterNotFound, ParameterSource
+from core.compute_errors import ComputeInputError
 from core.fiscal import fiscal_year_start
 from core.money import format_cents
+from core.payload import PayloadReader, to_date
+from core.rule_parameters import ParameterNotFound, ParameterSource
 
 LAJ_FAMILIES = ("laj_assessment",)
 _MONEY_FIELDS = ("om_estimate", "reserve", "water_right_credits", "deficit", "surplus", "misc_income")

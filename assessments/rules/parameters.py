@@ -1,96 +1,15 @@
-"""Date-effective parameters the law fixes (rates, schedules, percentages, day counts).
+"""Moved to core.rule_parameters (every app's engines read parameters; core sits below them all).
 
-Shipped versions live in `assessments/parameters/<family>.json`:
-
-    {"family": "...", "versions": [
-        {"version": "2024-1", "effective_from": "2024-07-01", "citation": "...",
-         "values": {...}}]}
-
-Values are JSON strings for numbers (read as Decimal by the engines). Administrators add newer
-versions in the database; the Django layer passes a source that looks there first. Pure: no ORM.
+Kept so that older imports keep working; new code imports from core.rule_parameters.
 """
-from __future__ import annotations
-
-import json
-from dataclasses import dataclass, field
-from datetime import date
-from functools import cache
-from pathlib import Path
-from typing import Any, Protocol
-
-PARAMETER_DIR = Path(__file__).resolve().parent.parent / "parameters"
-
-
-class ParameterNotFound(LookupError):
-    pass
-
-
-@dataclass(frozen=True)
-class ParameterVersion:
-    family: str
-    version: str
-    effective_from: date
-    citation: str
-    values: dict[str, Any] = field(hash=False, compare=False)
-
-    def label(self) -> str:
-        """How a calculation names the version it used, e.g. `irr_schedule@2024-1`."""
-        return f"{self.family}@{self.version}"
-
-    def describe(self) -> dict:
-        return {"family": self.family, "version": self.version,
-                "effective_from": self.effective_from.isoformat(), "citation": self.citation}
-
-
-class ParameterSource(Protocol):
-    def get(self, family: str, on: date) -> ParameterVersion: ...
-
-
-def _parse_version(family: str, raw: dict) -> ParameterVersion:
-    return ParameterVersion(family=family, version=str(raw["version"]),
-                            effective_from=date.fromisoformat(raw["effective_from"]),
-                            citation=raw.get("citation", ""), values=raw["values"])
-
-
-@cache
-def shipped_versions(family: str) -> tuple[ParameterVersion, ...]:
-    path = PARAMETER_DIR / f"{family}.json"
-    if not path.exists():
-        return ()
-    data = json.loads(path.read_text(encoding="utf-8"))
-    versions = [_parse_version(family, v) for v in data["versions"]]
-    return tuple(sorted(versions, key=lambda v: v.effective_from))
-
-
-def in_force(versions, on: date) -> ParameterVersion | None:
-    """The latest version whose effective_from is on or before `on`."""
-    chosen = None
-    for v in sorted(versions, key=lambda v: v.effective_from):
-        if v.effective_from <= on:
-            chosen = v
-    return chosen
-
-
-class ShippedParameters:
-    """Parameters from the files shipped with the product only."""
-
-    def get(self, family: str, on: date) -> ParameterVersion:
-        found = in_force(shipped_versions(family), on)
-        if found is None:
-            raise ParameterNotFound(f"no {family} parameters in force on {on.isoformat()}")
-        return found
-
-
-class ExplicitParameters:
-    """A what-if: the caller's own values for some families, shipped ones for the rest."""
-
-    def __init__(self, overrides: dict[str, dict], fallback: ParameterSource | None = None) -> None:
-        self.overrides = overrides
-        self.fallback = fallback or ShippedParameters()
-
-    def get(self, family: str, on: date) -> ParameterVersion:
-        if family in self.overrides:
-            base = self.fallback.get(family, on)
-            values = {**base.values, **self.overrides[family]}
-            return ParameterVersion(family, "what-if", on, base.citation, values)
-        return self.fallback.get(family, on)
+from core.rule_parameters import (  # noqa: F401
+    DEFAULT_PARAMETERS_DIR,
+    ExplicitParameters,
+    ParameterNotFound,
+    ParameterSource,
+    ParameterVersion,
+    ShippedParameters,
+    in_force,
+    shipped_parameters_dir,
+    shipped_versions,
+)

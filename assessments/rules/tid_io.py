@@ -5,27 +5,13 @@ invalid input naming `field: "formula"` with its `position` and `reason`.
 """
 from __future__ import annotations
 
-from decimal import Decimal
-
-from assessments.compute import ComputeInputError
 from assessments.rules.tid_formula import FormulaError, TidParcel, compute_charges, parse
-from core.money import to_decimal
+from core.compute_errors import ComputeInputError
+from core.payload import json_decimal
 
 NUMERIC_FIELDS = ("area_m2", "assessed_value", "frontage_m")
 # The formula's derived variables and the recorded attribute they need.
 SOURCE_FIELD = {"area_cuerdas": "area_m2", "area_acres": "area_m2"}
-
-
-def _number(value: object, field: str) -> Decimal:
-    if isinstance(value, float):
-        value = repr(value)  # a JSON number: read by its decimal literal
-    try:
-        number = to_decimal(value)
-    except (TypeError, ValueError):
-        raise ComputeInputError(field, "must be a number") from None
-    if not number.is_finite():
-        raise ComputeInputError(field, "must be a finite number")
-    return number
 
 
 def _formula_error(exc: FormulaError) -> ComputeInputError:
@@ -49,7 +35,7 @@ def _parcel(raw: object, index: int, needed: set[str]) -> TidParcel:
             if name in needed:
                 raise ComputeInputError(f"{path}.{name}", "required by the formula")
             continue
-        number = _number(raw[name], f"{path}.{name}")
+        number = json_decimal(raw[name], f"{path}.{name}")
         if number < 0:
             raise ComputeInputError(f"{path}.{name}", "must not be negative")
         values[name] = number
@@ -81,7 +67,7 @@ def compute(payload: dict, params) -> dict:
         seen.add(parcel.id)
     expected = None
     if payload.get("expected_amount") is not None:
-        expected = _number(payload["expected_amount"], "expected_amount")
+        expected = json_decimal(payload["expected_amount"], "expected_amount")
         if expected < 0:
             raise ComputeInputError("expected_amount", "must not be negative")
     try:

@@ -38,6 +38,7 @@ INSTALLED_APPS = [
     "assessments.rolls",
     "assessments.notices",
     "assessments.franchise_billing",
+    "assessments.improvement_billing",
 ]
 
 MIDDLEWARE = [
@@ -98,6 +99,16 @@ MEDIA_URL = "media/"
 MEDIA_ROOT = Path(env("DJANGO_MEDIA_ROOT", default=str(BASE_DIR / "media")))
 
 EMAIL_BACKEND = env("DJANGO_EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
+# SMTP by configuration: DJANGO_EMAIL_BACKEND=django.core.mail.backends.smtp.EmailBackend plus these.
+EMAIL_HOST = env("DJANGO_EMAIL_HOST", default="localhost")
+EMAIL_PORT = env.int("DJANGO_EMAIL_PORT", default=25)
+EMAIL_HOST_USER = env("DJANGO_EMAIL_HOST_USER", default="")
+EMAIL_HOST_PASSWORD = env("DJANGO_EMAIL_HOST_PASSWORD", default="")
+EMAIL_USE_TLS = env.bool("DJANGO_EMAIL_USE_TLS", default=False)
+# For the file backend (django.core.mail.backends.filebased.EmailBackend): one file per message.
+EMAIL_FILE_PATH = env("DJANGO_EMAIL_FILE_PATH", default=str(BASE_DIR / "media" / "emails"))
+# Links in e-mails (the daily digest) point at the staff site here.
+STAFF_SITE_URL = env("STAFF_SITE_URL", default="http://127.0.0.1:8000")
 # Printed on every document and encoded in its QR: where the public verification page lives.
 DOCUMENTS_PUBLIC_BASE_URL = env("DOCUMENTS_PUBLIC_BASE_URL", default="https://cargos.pr.gov")
 DEFAULT_FROM_EMAIL = env("DJANGO_DEFAULT_FROM_EMAIL", default="no-responder@cargos.pr.gov")
@@ -158,6 +169,8 @@ CELERY_BEAT_SCHEDULE: dict = {
                                "schedule": crontab(hour=4, minute=30)},
     # core: open statutory clocks past their due date become MISSED (DEADLINES); 05:00 Puerto Rico time.
     "core-refresh-work-queue": {"task": "core.tasks.refresh_work_queue", "schedule": crontab(hour=5, minute=0)},
+    # core: each responsible user's digest of what comes due this week and what is overdue; 06:30 PR time.
+    "core-daily-digest": {"task": "core.tasks.send_daily_digests", "schedule": crontab(hour=6, minute=30)},
     # IRR-9 / LAJ-6: certified rolls are finalized and billed on July 1; the daily run catches a missed tick.
     "rolls-finalize-july-1": {"task": "assessments.rolls.tasks.rolls_finalize_due_task",
                               "schedule": crontab(month_of_year=7, day_of_month=1, hour=0, minute=5)},
@@ -177,11 +190,24 @@ CELERY_BEAT_SCHEDULE: dict = {
         "schedule": crontab(hour=2, minute=30)},
     "franchise-arrears-flags-daily": {"task": "assessments.franchise_billing.tasks.franchise_arrears_flags_task",
                                       "schedule": crontab(hour=4, minute=45)},
+    # SID-1 / TID-2: benefit charges. Daily at 00:45: from June 1 next fiscal year for districts whose term covers
+    # it (idempotent; the rest of the year it catches up the current one); then collections to SID-3 / TID-5.
+    "improvement-bill-daily": {"task": "assessments.improvement_billing.tasks.improvement_bill_year_task",
+                               "schedule": crontab(hour=0, minute=45)},
+    "improvement-collections-feed-daily": {
+        "task": "assessments.improvement_billing.tasks.improvement_collections_feed_task",
+        "schedule": crontab(hour=3, minute=15)},
 }
 
 # Amount fields (ARCHITECTURE.md "Money and dates").
 MONEY_MAX_DIGITS = 14
 MONEY_DECIMAL_PLACES = 2
+
+# The shipped date-effective parameter files (core.rule_parameters reads them; SPEC parameters).
+SHIPPED_PARAMETERS_DIR = BASE_DIR / "assessments" / "parameters"
+
+# Import confirmations with more rows than this run as a Celery task (districts.imports ImportJob).
+IMPORT_TASK_THRESHOLD_ROWS = env.int("IMPORT_TASK_THRESHOLD_ROWS", default=2000)
 
 # Demo accounts exist only where seed_demo created them; production can switch them off.
 DEMO_ACCOUNTS_ENABLED = env.bool("DEMO_ACCOUNTS_ENABLED", default=True)

@@ -7,7 +7,8 @@ from .base import env
 SECRET_KEY = env("DJANGO_SECRET_KEY", default="test-only-key")
 DEBUG = False
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+# In memory; a real worker started by a test may be given the file backend through the environment.
+EMAIL_BACKEND = env("DJANGO_TEST_EMAIL_BACKEND", default="django.core.mail.backends.locmem.EmailBackend")
 # A real worker started by a test gets the test process's media folder through the environment.
 MEDIA_ROOT = env("DJANGO_MEDIA_ROOT", default="") or tempfile.mkdtemp(prefix="cargos-test-media-")
 STATIC_ROOT = tempfile.mkdtemp(prefix="cargos-test-static-")

@@ -19,7 +19,7 @@ from django.utils import timezone, translation
 from core.audit import audit
 from core.documents.codes import new_code
 from core.documents.pdf import html_to_pdf
-from core.documents.qr import qr_svg_data_uri
+from core.documents.qr import qr_png_data_uri, qr_svg_data_uri
 from core.models import Document, DocumentDownloadLog, DocumentOwner
 
 # The printed verification URL is permanent: it is on paper in people's hands.
@@ -51,6 +51,11 @@ class DocumentHeader:
     letterhead_src: str
     language: str
 
+    @property
+    def qr_png_data_uri(self) -> str:
+        """The verification QR as a 1-bit PNG (core.documents.qr), for templates that want it."""
+        return qr_png_data_uri(self.verify_url)
+
 
 def _unused_code() -> str:
     for _ in range(8):
@@ -74,12 +79,15 @@ def _letterhead_src(office) -> str:
 
 @transaction.atomic
 def document_render(*, template_name: str, context: dict, kind: str, title: str, owner_party_ids=(),
-                    related=None, actor=None, language: str = "es") -> Document:
+                    related=None, actor=None, language: str = "es", stylesheet: str | None = None,
+                    lean: bool = False) -> Document:
     """Render `template_name` (extending documents/base_document.html) to a PDF and issue it.
 
     The template gets `context` plus `doc` (a DocumentHeader: code, QR, verification URL,
-    letterhead). The issuing office is `context["office"]` (a districts.Office or anything with
-    `name`, `address_lines`, `phone`, `email`, `letterhead`). `title` is shown on the public
+    letterhead). `stylesheet` (a CSS file parsed once per process) and `lean` (the lean
+    user-agent sheet) are passed to core.documents.pdf.html_to_pdf. The issuing office is
+    `context["office"]` (a districts.Office or anything with `name`, `address_lines`, `phone`,
+    `email`, `letterhead`). `title` is shown on the public
     verification page, so it must not name people or amounts. `owner_party_ids` are the
     districts.Party ids who may download it from the portal. The PDF is stored at
     documents/YYYY/MM/<code>.pdf in default storage.
@@ -103,7 +111,7 @@ def document_render(*, template_name: str, context: dict, kind: str, title: str,
             qr_data_uri=qr_svg_data_uri(verification_url(code)), office_name=office_name,
             letterhead_src=_letterhead_src(office), language=language)
         html = render_to_string(template_name, {**context, "doc": header})
-    pdf = html_to_pdf(html)
+    pdf = html_to_pdf(html, stylesheet=stylesheet, lean=lean)
     digest = hashlib.sha256(pdf.content).hexdigest()
 
     local = timezone.localtime(issued_at)
@@ -129,8 +137,17 @@ def document_render(*, template_name: str, context: dict, kind: str, title: str,
     return document
 
 
-@transaction.atomic
-def document_download_record(*, document: Document, user, ip: str | None = None) -> DocumentDownloadLog:
-    """Log one download of `document`. The log is the trail for downloads (no AuditEntry per file)."""
+def document_download_record(*, document: Document | None = None, document_id: int | None = None, user,
+                             ip: str | None = None) -> DocumentDownloadLog:
+    """Log one download of `document` (or of the document `document_id`: the owners' portal sends a
+    stored PDF knowing only its id and file name). The log is the trail for downloads (no
+    AuditEntry per file).
+
+    Not wrapped in transaction.atomic: it is one INSERT, atomic by itself, and inside a request
+    transaction it joins it; outside one (the portal's download views) an atomic block would only
+    add BEGIN and COMMIT round trips to the busiest request."""
+    if (document is None) == (document_id is None):
+        raise ValueError("give the document or its id, not both")
     return DocumentDownloadLog.objects.create(
-        document=document, user=user if getattr(user, "is_authenticated", False) else None, ip=ip or None)
+        document_id=document.pk if document is not None else document_id,
+        user=user if getattr(user, "is_authenticated", False) else None, ip=ip or None)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, NamedTuple
@@ -38,6 +39,7 @@ from districts.models import Ownership, Party
 from districts.services import record_save
 
 CREATE, UPDATE, UNCHANGED, REJECT = "create", "update", "unchanged", "reject"
+PROGRESS_EVERY = 100  # rows between two progress reports of a background import
 
 
 class RowError(NamedTuple):
@@ -150,8 +152,12 @@ def import_preview(kind: str, uploaded_file) -> ImportReport:
     return _plan(get_kind(kind), content, name)
 
 
-def import_apply(kind: str, uploaded_file, actor, expected_hash: str) -> ImportReport:
-    """Apply a previewed file: the same bytes (by SHA-256), still valid, all rows or none."""
+def import_apply(kind: str, uploaded_file, actor, expected_hash: str,
+                 progress: Callable[[int, int], None] | None = None) -> ImportReport:
+    """Apply a previewed file: the same bytes (by SHA-256), still valid, all rows or none.
+
+    `progress(written, to_write)` is told every PROGRESS_EVERY rows (the background job's page).
+    """
     spec = get_kind(kind)
     content, name = read_upload(uploaded_file)
     digest = content_hash(content)
@@ -162,7 +168,7 @@ def import_apply(kind: str, uploaded_file, actor, expected_hash: str) -> ImportR
         report = _plan(spec, content, name)
         if not report.is_valid:
             raise ImportInvalid(_("El archivo ya no es válido; no se guardó nada."), report)
-        _write(spec, report, actor)
+        _write(spec, report, actor, _Progress(progress, report.writes))
         audit(actor=actor, action=f"{spec.audit_action}.file", summary=f"{spec.key}: {name} ({digest[:12]})",
               data={"kind": spec.key, "file": name, "sha256": digest, **report.counts()})
     return report
@@ -431,7 +437,20 @@ def _check_shares(report: ImportReport, mapping: dict[str, str]) -> None:
 
 # ----------------------------------------------------------------------------- writing
 
-def _save(spec: ImportKind, report: ImportReport, outcome: RowOutcome, actor) -> None:
+class _Progress:
+    """Counts saved rows and tells the caller now and then (a no-op without a callback)."""
+
+    def __init__(self, callback: Callable[[int, int], None] | None, total: int) -> None:
+        self.callback, self.total, self.done = callback, total, 0
+
+    def step(self) -> None:
+        self.done += 1
+        if self.callback is not None and (self.done % PROGRESS_EVERY == 0 or self.done == self.total):
+            self.callback(self.done, self.total)
+
+
+def _save(spec: ImportKind, report: ImportReport, outcome: RowOutcome, actor, progress: _Progress | None = None,
+          ) -> None:
     try:
         record_save(actor=actor, instance=outcome.instance, action=spec.audit_action)
     except ValidationError as exc:  # the full validation found what the preview's could not
@@ -441,14 +460,16 @@ def _save(spec: ImportKind, report: ImportReport, outcome: RowOutcome, actor) ->
         _reject(outcome, _first_key_header(spec, report.mapping), outcome.key,
                 _("Otro usuario guardó un registro con esta clave mientras se importaba; revise el archivo de nuevo."))
         raise ImportInvalid(_("El archivo ya no es válido; no se guardó nada."), report)
+    if progress is not None:
+        progress.step()
 
 
-def _write(spec: ImportKind, report: ImportReport, actor) -> None:
+def _write(spec: ImportKind, report: ImportReport, actor, progress: _Progress | None = None) -> None:
     """Save created and updated rows in file order; representatives created by the file go first."""
     todo = [o for o in report.rows if o.action in (CREATE, UPDATE)]
     if spec.key != "parties":
         for outcome in todo:
-            _save(spec, report, outcome, actor)
+            _save(spec, report, outcome, actor, progress)
         return
     saved: dict[str, Party] = {}  # parties this file creates, by reference
     fix_later: list[RowOutcome] = []
@@ -459,7 +480,7 @@ def _write(spec: ImportKind, report: ImportReport, actor) -> None:
         for outcome in ready:
             if outcome.pending_representative in saved:
                 outcome.instance.representative = saved[outcome.pending_representative]
-            _save(spec, report, outcome, actor)
+            _save(spec, report, outcome, actor, progress)
             if outcome.natural_key[0] == "ref":
                 saved[outcome.natural_key[1]] = outcome.instance
         todo = [o for o in todo if o not in ready]

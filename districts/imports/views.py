@@ -10,8 +10,8 @@ from django import forms
 from django.contrib import messages
 from django.core.files.base import ContentFile, File
 from django.core.files.storage import default_storage
-from django.http import Http404, HttpResponse
-from django.shortcuts import redirect, render
+from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -21,10 +21,13 @@ from core import roles
 from core.mixins import StaffRequiredMixin, WriterRequiredMixin
 from districts.imports.columns import KINDS
 from districts.imports.exporters import FORMATS
+from districts.imports.jobs import import_job_queue, job_state, runs_in_background
+from districts.imports.models import ImportJob
 from districts.imports.service import (
     ImportHashMismatch,
     ImportInvalid,
     ImportReport,
+    content_hash,
     export_download,
     import_apply,
     import_preview,
@@ -43,14 +46,17 @@ class ImportForm(forms.Form):
                            help_text=gettext_lazy("Fila 1: nombres de las columnas. CSV en UTF-8. Máximo 10 MB."))
 
 
-def _stash(request, kind: str, content: bytes, name: str, digest: str) -> None:
-    """Keep the previewed bytes until confirmed (a few per user, the oldest dropped)."""
+def _stash(request, kind: str, content: bytes, name: str, digest: str, rows: int = 0) -> None:
+    """Keep the previewed bytes until confirmed (a few per user, the oldest dropped).
+
+    `rows` decides at the confirm step whether the file is applied in the request or queued.
+    """
     path = f"imports/pending/{request.user.pk}/{digest}"
     if not default_storage.exists(path):
         default_storage.save(path, ContentFile(content))
     pending = dict(request.session.get(PENDING_KEY, {}))
     pending.pop(digest, None)
-    pending[digest] = {"kind": kind, "name": name, "path": path}
+    pending[digest] = {"kind": kind, "name": name, "path": path, "rows": rows}
     while len(pending) > MAX_PENDING:
         _discard_file(pending.pop(next(iter(pending)))["path"])
     request.session[PENDING_KEY] = pending
@@ -92,7 +98,7 @@ class ImportHomeView(StaffRequiredMixin, View):
         content, name = read_upload(form.cleaned_data["file"])
         report = import_preview(kind, form.cleaned_data["file"])
         if report.is_valid and report.writes:
-            _stash(request, kind, content, name, report.sha256)
+            _stash(request, kind, content, name, report.sha256, rows=len(report.rows))
         return render(request, self.template_name, _context(request, form=form, report=report))
 
 
@@ -109,6 +115,8 @@ class ImportConfirmView(WriterRequiredMixin, View):
         entry = pending.get(digest)
         if kind not in KINDS or entry is None or entry["kind"] != kind:
             return self._refuse(request, _("No hay una revisión pendiente de ese archivo. Súbalo y revíselo de nuevo."))
+        if runs_in_background(entry.get("rows", 0)):
+            return self._queue(request, kind, digest, entry, pending)
         upload = request.FILES.get("file")
         stored = None
         if upload is None:
@@ -135,9 +143,51 @@ class ImportConfirmView(WriterRequiredMixin, View):
                          % {"kind": report.kind_label, "name": report.file_name, **report.counts()})
         return redirect("imports:home")
 
+    def _queue(self, request, kind: str, digest: str, entry: dict, pending: dict):
+        """A large file: record an ImportJob and let the Celery task apply it (districts.imports.jobs)."""
+        upload = request.FILES.get("file")
+        if upload is not None:
+            content, _name = read_upload(upload)
+            if content_hash(content) != digest:
+                return self._refuse(request, _("El archivo no es el que se revisó (su huella no coincide). "
+                                               "Revíselo de nuevo antes de confirmar."))
+            if not default_storage.exists(entry["path"]):
+                default_storage.save(entry["path"], ContentFile(content))
+        elif not default_storage.exists(entry["path"]):
+            return self._refuse(request, _("El archivo revisado ya no está disponible. Súbalo de nuevo."))
+        job = import_job_queue(kind=kind, stored_path=entry["path"], file_name=entry["name"], sha256=digest,
+                               row_count=entry.get("rows", 0), actor=request.user)
+        pending = dict(pending)
+        pending.pop(digest, None)  # the job owns the stored file now; it deletes it when finished
+        request.session[PENDING_KEY] = pending
+        messages.info(request, _("El archivo tiene %(rows)s filas: se guarda en segundo plano. Esta página muestra "
+                                 "el avance y el resultado.") % {"rows": job.row_count})
+        return redirect(job)
+
     def _refuse(self, request, message: str):
         messages.error(request, message)
         return render(request, self.template_name, _context(request), status=409)
+
+
+class ImportJobView(StaffRequiredMixin, View):
+    """A background import: its progress while it runs, then what was saved or why nothing was."""
+
+    template_name = "imports/job.html"
+
+    def get(self, request, pk: int):
+        job = get_object_or_404(ImportJob.objects.select_related("requested_by"), pk=pk)
+        kind = KINDS.get(job.kind)
+        return render(request, self.template_name, {
+            "job": job, "state": job_state(job), "kind_label": kind.label if kind else job.kind,
+            "errors": job.errors[:ERRORS_SHOWN],
+        })
+
+
+class ImportJobStateView(StaffRequiredMixin, View):
+    """The job page polls this while the job waits or runs."""
+
+    def get(self, request, pk: int):
+        return JsonResponse(job_state(get_object_or_404(ImportJob, pk=pk)))
 
 
 class ExportView(StaffRequiredMixin, View):

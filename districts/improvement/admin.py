@@ -105,6 +105,9 @@ class SidRefundLineAdmin(admin.ModelAdmin):
     def has_change_permission(self, request, obj=None):
         return False
 
+    def has_delete_permission(self, request, obj=None):
+        return False  # what each owner was refunded (SID-5) stays on record
+
 
 class TidFindingInline(admin.TabularInline):
     model = TidFactorFinding
@@ -166,6 +169,9 @@ class TidAccountEntryAdmin(SimpleHistoryAdmin):
 
     def has_change_permission(self, request, obj=None):
         return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # the association's account is append-only: a correction is a new entry
 
 
 @admin.register(TidAudit)

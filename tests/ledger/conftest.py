@@ -86,10 +86,12 @@ def assert_balances_consistent():
     from django.db.models import Sum
 
     from assessments.models import Account, LedgerEntry, Receivable
+    from core.money import sum_cents
 
+    # Sums compared to the cent: SQLite adds decimal columns as floats.
     for acc in Account.objects.all():
-        total = LedgerEntry.objects.filter(account=acc).aggregate(t=Sum("amount"))["t"] or Decimal("0")
-        assert acc.balance == total, f"{acc}: cached {acc.balance} != entries {total}"
+        total = sum_cents(LedgerEntry.objects.filter(account=acc).aggregate(t=Sum("amount"))["t"])
+        assert sum_cents(acc.balance) == total, f"{acc}: cached {acc.balance} != entries {total}"
     for rec in Receivable.objects.all():
-        open_ = LedgerEntry.objects.filter(receivable=rec).aggregate(t=Sum("amount"))["t"] or Decimal("0")
+        open_ = sum_cents(LedgerEntry.objects.filter(receivable=rec).aggregate(t=Sum("amount"))["t"])
         assert (rec.status == "OPEN") == (open_ > 0), f"{rec}: {rec.status} with {open_} open"

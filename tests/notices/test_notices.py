@@ -83,7 +83,8 @@ def test_the_pdf_carries_owner_amount_reference_verification_code_and_the_law(ir
     for expected in ("María de los Ángeles Peña Colón", "Pedro Juan Peña Colón",    # both co-owners of record
                      f"${rec.amount:,.2f}", rec.payment_reference, notice.document.verification_code,
                      notice.number, parcel.cadastre, "cuerdas", "acres", f"{parcel.area_cuerdas:,.4f}",
-                     f"{parcel.area_acres:,.4f}", "IRR-6", "IRR-9", "IRR-10", "Secretario de Hacienda",
+                     f"{parcel.area_acres:,.4f}", "IRR-6", "IRR-9", "IRR-10",
+                     f"nombre de: {rec.office.name}",   # the payee: the collecting office (not Hacienda here)
                      "TALONARIO DE PAGO", "embargo", "Urb. Villa del Carmen", "Distrito de Riego de la Costa Sur"):
         assert expected in text, expected
     for inst in rec.installments.all():

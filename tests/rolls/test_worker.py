@@ -3,11 +3,14 @@ redelivered task builds the roll exactly once."""
 import os
 import signal
 import time
+from contextlib import contextmanager
 from datetime import date
 from decimal import Decimal
 
+import psycopg
 import pytest
 from django.core.cache import cache
+from django.db import connection
 
 from assessments.rolls import progress
 from assessments.rolls.models import CertifiedFigures, Roll, RollJob, RollLine
@@ -17,7 +20,7 @@ from tests import factories
 from tests.rolls.conftest import IRR_FIGURES
 
 pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
-N = 30000
+N = 12000
 
 
 def _big_district():
@@ -44,16 +47,38 @@ def _wait(predicate, seconds, what):
     raise AssertionError(f"timed out waiting for {what}")
 
 
+@contextmanager
+def _audit_table_locked():
+    """Hold the audit table in another session: the roll's transaction writes all its lines, then waits on its
+    audit insert, so the kill lands mid-transaction every time instead of racing a fast machine."""
+    db = connection.settings_dict
+    with psycopg.connect(host=db["HOST"] or "127.0.0.1", port=db["PORT"] or 5432, user=db["USER"],
+                         dbname=db["NAME"], password=db["PASSWORD"] or None) as locker:
+        locker.execute("LOCK TABLE core_auditentry IN EXCLUSIVE MODE")
+        yield locker
+        locker.rollback()
+
+
+def _blocked_backend(locker) -> int | None:
+    locker.execute("SELECT pg_stat_clear_snapshot()")  # activity is otherwise frozen for the whole transaction
+    row = locker.execute(
+        "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() "
+        "AND wait_event_type = 'Lock' AND query ILIKE '%core_auditentry%'").fetchone()
+    return row[0] if row else None
+
+
 def test_killed_worker_leaves_no_partial_roll_and_redelivery_builds_it_once(celery_worker_process):
     district = _big_district()
     job = RollJob.objects.create(district=district, fiscal_year=2027)
-    celery_worker_process.send(roll_generate_task, job.pk)
-
-    _wait(lambda: (cache.get(progress.cache_key(job.pk)) or 0) > 0, 120, "the roll to be half way")
-    children = celery_worker_process.child_pids()
-    assert children, celery_worker_process.log()[-2000:]
-    os.kill(children[0], signal.SIGKILL)
-    time.sleep(1)
+    with _audit_table_locked() as locker:
+        celery_worker_process.send(roll_generate_task, job.pk)
+        _wait(lambda: _blocked_backend(locker) is not None, 300, "the roll to reach its last write")
+        assert (cache.get(progress.cache_key(job.pk)) or 0) > 0  # lines were streamed before the wait
+        children = celery_worker_process.child_pids()
+        assert children, celery_worker_process.log()[-2000:]
+        os.kill(children[0], signal.SIGKILL)
+        # The server would only notice the dead client once the lock is released; end its session now.
+        locker.execute("SELECT pg_terminate_backend(%s)", [_blocked_backend(locker)])
     assert not Roll.objects.filter(district=district).exists()
     assert RollLine.objects.count() == 0
 

@@ -3,7 +3,8 @@ import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 PUBLIC = {"login", "logout", "password_reset", "password_reset_done", "password_reset_confirm",
-          "password_reset_complete", "set_language", "core:verify_form", "core:verify"}
+          "password_reset_complete", "set_language", "core:verify_form", "core:verify",
+          "core:calendar_ical"}  # the iCal feed: its secret token is the key (tests/dashboard/test_calendar.py)
 SKIP_NAMESPACES = {"admin", "portal", "api"}
 
 

@@ -51,7 +51,8 @@ def test_language_switch_to_english(live_server, page, staff_user, register):
     page.click("button[value=en]")
     page.wait_for_selector("html[lang=en]")
     assert "Find parcel" in page.inner_text("main")
-    assert "Land register, rolls, collections" in page.inner_text("main")
+    assert "Due this week" in page.inner_text("main")
+    assert "Irrigation district (bonds)" in page.inner_text("main")
 
 
 def test_anonymous_and_non_staff_are_refused(live_server, page, owner_user, make_user, register):

@@ -2,7 +2,8 @@
 
 The demo owner's receivables get their notices rendered now, so the portal has PDFs to show.
 Every other receivable without a notice is numbered here when tasks run in-process (`make run`
-without Redis: each PDF is rendered at its first download), or queued to the workers.
+without Redis: each PDF is rendered at its first download, so the command stays quick), or,
+with workers, every billing run that has a charge without a rendered notice is queued to them.
 """
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
@@ -35,15 +36,18 @@ class Command(BaseCommand):
         for receivable in mine.order_by("pk"):
             notice = services.notice_issue(receivable=receivable, actor=None)
             rendered += notice.document_id is not None
-        done = Notice.objects.exclude(status=Notice.Status.REPLACED).values("receivable_id")
-        sources = sorted(set(Receivable.objects.exclude(pk__in=done).values_list("source_type", flat=True)))
         numbered = queued = 0
-        for source_type in sources:
-            if app.conf.task_always_eager:
+        if app.conf.task_always_eager:
+            # no worker (`make run`): number what has no notice; each PDF is rendered at its first download
+            done = Notice.objects.exclude(status=Notice.Status.REPLACED).values("receivable_id")
+            for source_type in sorted(set(Receivable.objects.exclude(pk__in=done)
+                                          .values_list("source_type", flat=True))):
                 numbered += services.notices_issue_for_source(source_type=source_type, render=False).numbered
-            else:
-                from assessments.notices.tasks import notices_issue_for_source_task
+        else:
+            # workers: every billing run with a charge whose notice is missing or has no PDF yet
+            from assessments.notices.tasks import notices_issue_for_source_task
 
+            for source_type in services.sources_missing_notices():
                 notices_issue_for_source_task.delay(source_type)
                 queued += 1
         total = Notice.objects.count()

@@ -1,0 +1,34 @@
+"""Read-only admin of improvement billing: every write goes through the services."""
+from django.contrib import admin
+
+from assessments.improvement_billing.models import BillingRun, CollectionFeed, ImprovementCharge
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(BillingRun)
+class BillingRunAdmin(ReadOnlyAdmin):
+    list_display = ["district", "fiscal_year", "status", "reason", "charges_count", "charges_total", "last_run_at"]
+    list_filter = ["program", "status", "fiscal_year"]
+
+
+@admin.register(ImprovementCharge)
+class ImprovementChargeAdmin(ReadOnlyAdmin):
+    list_display = ["run", "parcel", "program", "collector", "receivable", "created_at"]
+    list_filter = ["program", "collector", "fiscal_year"]
+    search_fields = ["parcel__cadastre", "receivable__payment_reference"]
+    list_select_related = ["run", "run__district", "parcel", "receivable"]
+
+
+@admin.register(CollectionFeed)
+class CollectionFeedAdmin(ReadOnlyAdmin):
+    list_display = ["entry", "charge", "amount", "sid_batch", "tid_entry", "fed_at"]

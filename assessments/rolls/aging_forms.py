@@ -1,0 +1,30 @@
+"""The delinquency page's filter: district, fund and the day the ages are counted to."""
+from __future__ import annotations
+
+from django import forms
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from assessments.models import Fund
+from districts.models import District
+
+DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+
+
+class AgingFilterForm(forms.Form):
+    district = forms.ModelChoiceField(label=_("Distrito"), required=False, to_field_name="code",
+                                      queryset=District.objects.none(), empty_label=_("— Todos —"))
+    fund = forms.ModelChoiceField(label=_("Fondo"), required=False, to_field_name="code",
+                                  queryset=Fund.objects.none(), empty_label=_("— Todos —"))
+    as_of = forms.DateField(label=_("Al día"), required=False, widget=DATE,
+                            help_text=_("Los días de atraso se cuentan desde el vencimiento de cada plazo."))
+
+    def __init__(self, data=None, **kwargs):
+        super().__init__(data, **kwargs)
+        # Only districts that bill through rolls have charges tied to them (IRR, LAJ).
+        self.fields["district"].queryset = District.objects.filter(
+            kind__in=[District.Kind.IRRIGATION, District.Kind.LAJAS]).order_by("kind", "name")
+        self.fields["fund"].queryset = Fund.objects.order_by("name")
+
+    def clean_as_of(self):
+        return self.cleaned_data.get("as_of") or timezone.localdate()

@@ -1,0 +1,127 @@
+"""The delinquency page's figures: the aging chart (server-side SVG) and, for bonded irrigation
+districts, each delinquent parcel's IRR-12 seizure limit pre-filled from its balance."""
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.db.models import Sum
+from django.utils.translation import gettext as _
+
+from assessments.ledger.aging import BUCKET_KEYS, BUCKET_LABELS, AgingRow
+from core.money import ZERO
+from liens import rules as lien_rules
+
+CHART_W, CHART_H, CHART_PAD, LABEL_H = 640, 260, 24, 44
+BAR_COLORS = {"0-60": "#0f7c7a", "61-120": "#13507f", "121-180": "#a15c00", "181-365": "#b3261e", ">365": "#6d1b16"}
+
+
+def aging_chart(summary: dict[str, Decimal]) -> dict:
+    """Bar geometry for the buckets, tallest bar = full height; amounts stay Decimal for the labels."""
+    top = max(summary.values(), default=ZERO) or Decimal(1)
+    plot_h = CHART_H - LABEL_H - CHART_PAD
+    slot = (CHART_W - 2 * CHART_PAD) // len(BUCKET_KEYS)
+    bar_w = slot * 2 // 3
+    bars = []
+    for i, key in enumerate(BUCKET_KEYS):
+        value = summary.get(key, ZERO)
+        h = int((value / top * plot_h).to_integral_value()) if value > 0 else 0
+        x = CHART_PAD + i * slot + (slot - bar_w) // 2
+        bars.append({"key": key, "label": str(BUCKET_LABELS[key]), "value": value, "x": x, "w": bar_w,
+                     "y": CHART_PAD + plot_h - h, "h": h, "cx": x + bar_w // 2, "color": BAR_COLORS[key],
+                     "value_y": CHART_PAD + plot_h - h - 6})
+    return {"width": CHART_W, "height": CHART_H, "base_y": CHART_PAD + plot_h, "label_y": CHART_PAD + plot_h + 18,
+            "bars": bars}
+
+
+@dataclass(frozen=True)
+class SeizureLimit:
+    """IRR-12 for one delinquent parcel: the most that may be seized, against its net tax value."""
+
+    amount_owed: Decimal
+    max_seizable_value: Decimal
+    tax_value: Decimal
+    liens_total: Decimal
+    net_value: Decimal
+
+    @property
+    def whole_property_seizable(self) -> bool:
+        return self.net_value <= self.max_seizable_value
+
+    @property
+    def proposed_value(self) -> Decimal:
+        """What the seizure form is pre-filled with: the whole property's net value (never negative)."""
+        return max(self.net_value, ZERO)
+
+
+def seizure_limits(rows: list[AgingRow]) -> dict[int, SeizureLimit]:
+    """IRR-12 figures for the rows' parcels (two queries however many rows): tax value less the
+    liens in force, against `max_seizable_value = 2 × amount owed` (liens.rules.seizure_check)."""
+    from districts.models import Parcel
+    from liens.models import Lien
+
+    parcel_ids = [r.parcel_id for r in rows if r.parcel_id]
+    values = dict(Parcel.objects.filter(pk__in=parcel_ids).values_list("pk", "assessed_value"))
+    liens = dict(Lien.objects.filter(parcel_id__in=parcel_ids, status=Lien.Status.ACTIVE).values("parcel_id")
+                 .annotate(t=Sum("amount")).values_list("parcel_id", "t"))
+    out = {}
+    for row in rows:
+        if not row.parcel_id:
+            continue
+        tax_value, liens_total = values.get(row.parcel_id, ZERO), liens.get(row.parcel_id) or ZERO
+        check = lien_rules.seizure_check(row.total, ZERO)
+        out[row.parcel_id] = SeizureLimit(amount_owed=row.total, max_seizable_value=check.max_seizable_value,
+                                          tax_value=tax_value, liens_total=liens_total,
+                                          net_value=tax_value - liens_total)
+    return out
+
+
+def export_header(with_irr12: bool) -> list[str]:
+    head = ["catastro_o_titular", "duenos"] + [f"dias_{k}" for k in BUCKET_KEYS] + ["total", "vencimiento_mas_antiguo",
+                                                                                   "plazos"]
+    if with_irr12:
+        head += ["irr12_maximo_embargable", "irr12_valor_neto"]
+    return head
+
+
+def export_rows(rows: list[AgingRow], limits: dict[int, SeizureLimit] | None):
+    """Rows of the export, then a totals row (bucket sums add to the summary to the cent)."""
+    totals = dict.fromkeys(BUCKET_KEYS, ZERO)
+    for r in rows:
+        line = [r.label, r.owners_text] + [r.buckets[k] for k in BUCKET_KEYS] + [r.total, r.oldest_due,
+                                                                                 r.installments]
+        if limits is not None:
+            lim = limits.get(r.parcel_id)
+            line += [lim.max_seizable_value, lim.net_value] if lim else ["", ""]
+        for k in BUCKET_KEYS:
+            totals[k] += r.buckets[k]
+        yield line
+    last = [_("Total"), ""] + [totals[k] for k in BUCKET_KEYS] + [sum(totals.values(), ZERO), "",
+                                                                   sum(r.installments for r in rows)]
+    if limits is not None:
+        last += ["", ""]
+    yield last
+
+
+def export_csv(rows: list[AgingRow], limits: dict[int, SeizureLimit] | None) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow(export_header(limits is not None))
+    for line in export_rows(rows, limits):
+        w.writerow(line)
+    return buf.getvalue()
+
+
+def export_xlsx(rows: list[AgingRow], limits: dict[int, SeizureLimit] | None) -> bytes:
+    from openpyxl import Workbook
+
+    wb = Workbook(write_only=True)
+    ws = wb.create_sheet(_("Morosidad"))
+    ws.append(export_header(limits is not None))
+    for line in export_rows(rows, limits):
+        ws.append(line)
+    out = io.BytesIO()
+    wb.save(out)
+    return out.getvalue()

@@ -1,0 +1,108 @@
+"""Who contributes dashboard items, and the one read that gathers them.
+
+An app contributes with a `dashboard.py` module (found by `autodiscover`, like admin.py):
+
+    from core.dashboard.registry import register
+
+    @register("rolls")
+    def rolls_waiting(ctx):            # ctx: Context(today, until)
+        yield Item(...)
+
+Core sits below the apps (ARCHITECTURE.md): the apps import this registry, never the reverse.
+Apps also tell core which district a record belongs to (`register_district_lookup`), so the
+work-queue clocks core lists can be filtered by district.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import date, timedelta
+from threading import Lock
+
+from django.utils.module_loading import autodiscover_modules
+
+from core.dashboard.items import HORIZON_DAYS, Item
+
+Provider = Callable[["Context"], Iterable[Item]]
+DistrictLookup = Callable[[list[int]], dict[int, tuple[int, str]]]
+
+
+@dataclass(frozen=True)
+class Context:
+    today: date
+    until: date          # providers may leave out items due after this day (overdue ones always count)
+
+
+_providers: dict[str, tuple[int, Provider]] = {}
+_district_lookups: dict[type, DistrictLookup] = {}
+_discovered = False
+_lock = Lock()
+
+
+def register(name: str, *, order: int = 50) -> Callable[[Provider], Provider]:
+    """Register a provider. Lower `order` runs first; when two give the same key, the first wins
+    (an app's richer item beats core's generic one for the same flag)."""
+    def decorate(fn: Provider) -> Provider:
+        _providers[name] = (order, fn)
+        return fn
+    return decorate
+
+
+def register_district_lookup(model: type) -> Callable[[DistrictLookup], DistrictLookup]:
+    """`fn(ids) -> {id: (district_id, district_name)}` for records of `model` (a clock's target)."""
+    def decorate(fn: DistrictLookup) -> DistrictLookup:
+        _district_lookups[model] = fn
+        return fn
+    return decorate
+
+
+def district_lookup_for(model: type | None) -> DistrictLookup | None:
+    return _district_lookups.get(model) if model is not None else None
+
+
+def autodiscover() -> None:
+    global _discovered
+    if _discovered:
+        return
+    with _lock:
+        if not _discovered:
+            import core.dashboard.core_providers  # noqa: F401  (core's own: clocks, unclaimed flags)
+
+            autodiscover_modules("dashboard")
+            _discovered = True
+
+
+def providers() -> list[str]:
+    autodiscover()
+    return [name for name, _ in sorted(_providers.items(), key=lambda kv: (kv[1][0], kv[0]))]
+
+
+def collect(*, today: date, until: date | None = None, district: int | None = None, kind: str = "",
+            office: int | None = None) -> list[Item]:
+    """Every pending item from every provider (overdue, and due up to `until`, default 30 days
+    ahead; undated standing matters too), with assignees, optionally filtered."""
+    from core.models import Assignment
+
+    autodiscover()
+    ctx = Context(today=today, until=until or today + timedelta(days=HORIZON_DAYS))
+    seen: dict[str, Item] = {}
+    for name in providers():
+        for item in _providers[name][1](ctx):
+            seen.setdefault(item.key, item)
+    items = list(seen.values())
+    unassigned = [i.key for i in items if i.assignee_id is None]
+    if unassigned:
+        names = {a.item_key: a for a in Assignment.objects.filter(item_key__in=unassigned).select_related("user")}
+        items = [i.with_assignee(names[i.key].user_id, display_name(names[i.key].user)) if i.key in names else i
+                 for i in items]
+    if district:
+        items = [i for i in items if i.district_id == district]
+    if office:
+        items = [i for i in items if i.office_id == office]
+    if kind:
+        items = [i for i in items if i.kind == kind]
+    return items
+
+
+def display_name(user) -> str:
+    return (user.get_full_name() or user.username) if user else ""

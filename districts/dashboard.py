@@ -1,0 +1,36 @@
+"""Which district a record belongs to, so the dashboard can filter by district the work-queue
+clocks opened on it (SID-2, SID-3, TID-1-*, TID-4 on improvement records; any clock on a district
+or a parcel)."""
+from core.dashboard.registry import register_district_lookup
+from districts.improvement.models import SidCollectionBatch, SidNoticeRound, TidNoticeRound, TidOrdinance, TidPetition
+from districts.models import District, Membership, Parcel
+
+
+def _lookup(model, path: str):
+    def lookup(ids: list[int]) -> dict[int, tuple[int, str]]:
+        rows = model.objects.filter(pk__in=ids).values_list("pk", f"{path}__id", f"{path}__name")
+        return {pk: (district_id, name) for pk, district_id, name in rows}
+    return lookup
+
+
+register_district_lookup(SidNoticeRound)(_lookup(SidNoticeRound, "resolution__district"))
+register_district_lookup(SidCollectionBatch)(_lookup(SidCollectionBatch, "resolution__district"))
+register_district_lookup(TidPetition)(_lookup(TidPetition, "district"))
+register_district_lookup(TidOrdinance)(_lookup(TidOrdinance, "petition__district"))
+register_district_lookup(TidNoticeRound)(_lookup(TidNoticeRound, "ordinance__petition__district"))
+
+
+@register_district_lookup(District)
+def _districts(ids: list[int]) -> dict[int, tuple[int, str]]:
+    return {pk: (pk, name) for pk, name in District.objects.filter(pk__in=ids).values_list("pk", "name")}
+
+
+@register_district_lookup(Parcel)
+def _parcels(ids: list[int]) -> dict[int, tuple[int, str]]:
+    """A parcel in several districts is shown under the first it joined."""
+    found: dict[int, tuple[int, str]] = {}
+    for parcel_id, district_id, name in (Membership.objects.filter(parcel_id__in=ids)
+                                         .order_by("parcel_id", "included_on", "id")
+                                         .values_list("parcel_id", "district_id", "district__name")):
+        found.setdefault(parcel_id, (district_id, name))
+    return found
