@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import http.client
 import os
+import random
 import secrets
 import signal
 import socket
@@ -130,7 +131,7 @@ def wait_ready(port: int, proc: subprocess.Popen, seconds: float = 60) -> None:
 
 
 def owner_loop(port: int, session_key: str, notice_id: int, start: threading.Barrier, seconds: float,
-               latencies: list, errors: list) -> None:
+               latencies: list, errors: list, think: float = 0.0) -> None:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     headers = {"Cookie": f"sessionid={session_key}", "Connection": "keep-alive"}
     path = f"/portal/avisos/{notice_id}/pdf/"
@@ -154,6 +155,8 @@ def owner_loop(port: int, session_key: str, notice_id: int, start: threading.Bar
             errors.append(f"HTTP {response.status}")
         else:
             latencies.append(elapsed)
+        if think:  # an owner reads what they downloaded before the next click (exponential, mean --think)
+            time.sleep(random.expovariate(1 / think))
     conn.close()
 
 
@@ -199,6 +202,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--owners", type=int, default=20)
+    parser.add_argument("--think", type=float, default=0.0,
+                        help="mean seconds an owner waits between downloads (0: back to back, the saturation test)")
     # One process per core; its threads overlap the database round trips. More processes than cores
     # measured worse here (3 × 4, 4 × 4: about 60 % of the requests/s of 2 × 8 on the 2-core machine).
     parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes")
@@ -235,7 +240,7 @@ def main() -> None:
             os.nice(args.nice)       # after gunicorn started: it keeps the normal priority
         barrier = threading.Barrier(len(owners) + 1)
         threads = [threading.Thread(target=owner_loop, args=(port, key, notice, barrier, args.seconds, latencies,
-                                                             errors)) for key, notice in owners]
+                                                             errors, args.think)) for key, notice in owners]
         for t in threads:
             t.start()
         barrier.wait(timeout=120)
@@ -261,7 +266,8 @@ def main() -> None:
     if not latencies:
         sys.exit(f"no successful download; errors: {errors[:5]}")
     print(f"gunicorn 127.0.0.1:{port} ({'local' if args.local_settings else 'production'} settings): "
-          f"{args.workers} workers × {args.threads} threads; {len(owners)} owners for {args.seconds:.0f} s")
+          f"{args.workers} workers × {args.threads} threads; {len(owners)} owners for {args.seconds:.0f} s, "
+          f"mean think time {args.think:g} s")
     print(f"downloads: {len(latencies)} ok, {len(errors)} errors, {len(latencies) / elapsed:.1f} req/s; "
           f"logged: {logged}")
     print(f"latency ms: p50 {percentile(latencies, .50):.1f}  p95 {percentile(latencies, .95):.1f}  "

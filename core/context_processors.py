@@ -38,5 +38,9 @@ def navigation(request):
             items.append({"key": key, "label": label, "url": reverse(url_name)})
         except NoReverseMatch:  # a page whose app is not installed here
             continue
-    return {"is_staff_member": True, "nav_items": items, "can_write": roles.can_write(user),
+    # The longest matching prefix wins, so /padrones/morosidad/ lights "Morosidad" and not "Padrones" too.
+    path = getattr(request, "path", "")
+    matches = [i for i in items if path == i["url"] or (i["key"] != "home" and path.startswith(i["url"]))]
+    active = max(matches, key=lambda i: len(i["url"]))["key"] if matches else ""
+    return {"is_staff_member": True, "nav_items": items, "nav_active": active, "can_write": roles.can_write(user),
             "is_admin": roles.has_role(user, roles.ADMINISTRATOR)}
