@@ -80,7 +80,7 @@ def layout_only(notice, runs: int) -> list[float]:
     from assessments.notices.context import RenderCache, notice_context
     from assessments.notices.services import STYLESHEET
     from core.documents import pdf as engine
-    from core.documents.qr import qr_svg_data_uri
+    from core.documents.qr import qr_png_data_uri
     from core.documents.services import DocumentHeader
 
     code = "ABCD-EFGH-2345"
@@ -93,7 +93,7 @@ def layout_only(notice, runs: int) -> list[float]:
             header = DocumentHeader(code=code, kind="NOTICE", kind_label="Aviso de cobro", title="Aviso",
                                     issued_at=timezone.now(), verify_url=url,
                                     verify_base_url="https://cargos.pr.gov/verificar/",
-                                    qr_data_uri=qr_svg_data_uri(url), office_name="", letterhead_src="",
+                                    qr_data_uri=qr_png_data_uri(url), office_name="", letterhead_src="",
                                     language="es")
             html = render_to_string("notices/notice.html", {**notice_context(notice, cache=cache), "doc": header})
         engine.html_to_pdf(html, stylesheet=STYLESHEET, lean=True)

@@ -169,7 +169,7 @@ def notice_render(*, notice: Notice, actor, cache: RenderCache | None = None) ->
         template_name=TEMPLATE, context=context, kind="NOTICE",
         title=_("Aviso de cobro %(n)s") % {"n": notice.display_number},
         owner_party_ids=[a["party_id"] for a in notice.addressees], related=notice, actor=actor,
-        language=notice.language, stylesheet=STYLESHEET, lean=True)
+        language=notice.language, stylesheet=STYLESHEET, lean=True, qr="png")
     notice.document = document
     notice.rendered_at = timezone.now()
     notice.save(update_fields=["document", "rendered_at"])

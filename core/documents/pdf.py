@@ -12,7 +12,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
+from xml.etree import ElementTree
 
+import cssselect2
 from django.conf import settings
 from weasyprint import CSS, HTML, URLFetcher
 from weasyprint.text.fonts import FontConfiguration
@@ -77,7 +79,26 @@ def _lean_ua() -> CSS:
 
 
 class LeanHTML(HTML):
-    """HTML with the lean user-agent stylesheet and no presentational hints."""
+    """HTML with the lean user-agent stylesheet and no presentational hints.
+
+    A template that is also well-formed XML (void elements closed: `<br/>`, `<img …/>`) is parsed
+    by the C XML parser of the standard library, ~20× faster than WeasyPrint's pure-Python HTML5
+    parser (~8 ms for a notice); anything else falls back to the HTML5 parser. Both give the same
+    tree: plain (un-namespaced) tag names, character references resolved."""
+
+    def __init__(self, *, string: str, base_url: str, url_fetcher):
+        try:
+            # our own templates' output (values autoescaped: no markup, no DOCTYPE or entity from
+            # users), and expat never fetches external entities
+            root = ElementTree.fromstring(string)  # noqa: S314
+        except ElementTree.ParseError:
+            super().__init__(string=string, base_url=base_url, url_fetcher=url_fetcher)
+            return
+        self.base_url = base_url
+        self.url_fetcher = url_fetcher
+        self.media_type = "print"
+        self.wrapper_element = cssselect2.ElementWrapper.from_html_root(root, content_language=None)
+        self.etree_element = self.wrapper_element.etree_element
 
     def _ua_stylesheets(self, forms=False):
         return [_lean_ua()]
