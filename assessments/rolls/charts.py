@@ -4,6 +4,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from django.db.models import Count, Q, Sum
+from django.utils.translation import gettext as _
 
 from assessments.rolls.models import Roll, RollLine
 
@@ -22,18 +23,18 @@ def charges_by_kind(roll: Roll) -> dict:
             water=Count("id", filter=Q(exempt_reason="WATER_BELOW_MINIMUM")),
             free=Count("id", filter=Q(exempt_reason="FREE_PERIOD")),
             partial=Sum("total", filter=~Q(exempt_reason="")))
-        items = [("Cobrado según parte o tope (IRR-5/IRR-6)", agg["billed"] or Decimal(0), "#13507f"),
-                 ("Parcelas con algún semestre exento: lo que sí se cobra", agg["partial"] or Decimal(0), "#0f7c7a"),
-                 ("Asignación legislativa necesaria (IRR-7)",
+        items = [(_("Cobrado según parte o tope (IRR-5/IRR-6)"), agg["billed"] or Decimal(0), "#13507f"),
+                 (_("Parcelas con algún semestre exento: lo que sí se cobra"), agg["partial"] or Decimal(0), "#0f7c7a"),
+                 (_("Asignación legislativa necesaria (IRR-7)"),
                   max(Decimal(roll.totals.get("appropriation_needed", "0")), Decimal(0)), "#a15c00")]
         counts = {"billed": agg["billed_n"], "water": agg["water"], "free": agg["free"]}
     else:
         agg = lines.aggregate(net=Sum("total"), credit=Sum("credit"),
                               exempt=Sum("share", filter=Q(exempt_reason="NOT_YET_LIABLE")),
                               exempt_n=Count("id", filter=Q(exempt_reason="NOT_YET_LIABLE")))
-        items = [("Neto a cobrar (LAJ-4)", agg["net"] or Decimal(0), "#13507f"),
-                 ("Créditos por derechos de agua (LAJ-4)", agg["credit"] or Decimal(0), "#0f7c7a"),
-                 ("No cobrado: aún no obligadas (LAJ-5)", agg["exempt"] or Decimal(0), "#a15c00")]
+        items = [(_("Neto a cobrar (LAJ-4)"), agg["net"] or Decimal(0), "#13507f"),
+                 (_("Créditos por derechos de agua (LAJ-4)"), agg["credit"] or Decimal(0), "#0f7c7a"),
+                 (_("No cobrado: aún no obligadas (LAJ-5)"), agg["exempt"] or Decimal(0), "#a15c00")]
         counts = {"exempt": agg["exempt_n"]}
     return {**_bars(items), "counts": counts}
 
