@@ -7,7 +7,7 @@ from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from assessments.ledger.aging import BUCKET_LABELS, aging_summary, delinquent_count
+from assessments.ledger.aging import BUCKET_LABELS, aging_overview, aging_summary
 from core import roles
 from core.dashboard.items import Item
 from core.dashboard.registry import Context, register
@@ -15,12 +15,12 @@ from core.money import round_half_up
 from districts.models import District
 
 
-def _aging_url(district_id: int | None = None) -> str:
+def _aging_url(district_code: str | None = None) -> str:
     try:
         url = reverse("rolls:aging")
     except NoReverseMatch:  # the aging page is not installed here: the ledger's home
         return reverse("assessments:ledger_home")
-    return f"{url}?district={district_id}" if district_id else url
+    return f"{url}?district={district_code}" if district_code else url  # the page's filter takes the code
 
 
 def _oldest(buckets: dict[str, Decimal]) -> str:
@@ -36,19 +36,18 @@ def delinquent(ctx: Context):
     total = round_half_up(sum(aging_summary(as_of=ctx.today).values(), Decimal("0")))
     covered = Decimal("0")
     for district in District.objects.select_related("office", "collecting_office").order_by("kind", "name"):
-        buckets = aging_summary(as_of=ctx.today, district_id=district.pk)
+        buckets, accounts = aging_overview(as_of=ctx.today, district_id=district.pk)  # one pass for both
         amount = round_half_up(sum(buckets.values(), Decimal("0")))
         if amount <= 0:
             continue
         covered += amount
         office = district.collecting_office or district.office
-        accounts = delinquent_count(as_of=ctx.today, district_id=district.pk)
         yield Item(key=f"delinquent:district:{district.pk}", kind="delinquent", kind_label=_("Morosidad"),
                    title=_("Cobrar lo vencido de %(d)s") % {"d": district.name},
                    detail=ngettext("%(n)s cuenta con plazos vencidos; %(oldest)s",
                                    "%(n)s cuentas con plazos vencidos; %(oldest)s", accounts)
                    % {"n": accounts, "oldest": _oldest(buckets)},
-                   url=_aging_url(district.pk), district_id=district.pk, district_name=district.name,
+                   url=_aging_url(district.code), district_id=district.pk, district_name=district.name,
                    office_id=office.pk, office_name=office.name, amount=amount, roles=(roles.CASHIER,))
     rest = total - covered
     if rest > 0:

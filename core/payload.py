@@ -90,7 +90,12 @@ def to_bool(value: object, where: str) -> bool:
 def what_if(payload: dict, params: ParameterSource) -> ParameterSource:
     """The payload's own `parameters` ({family: {key: value}}), when given, over `params`."""
     overrides = payload.get("parameters")
-    return ExplicitParameters(overrides, params) if isinstance(overrides, dict) else params
+    if not isinstance(overrides, dict):
+        return params
+    for family, values in overrides.items():    # a bad family must be a 400 naming it, not a TypeError later
+        if not isinstance(values, dict):
+            raise ComputeInputError(f"parameters.{family}", "must be an object {key: value}")
+    return ExplicitParameters(overrides, params)
 
 
 class PayloadReader:

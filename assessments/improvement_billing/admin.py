@@ -2,17 +2,7 @@
 from django.contrib import admin
 
 from assessments.improvement_billing.models import BillingRun, CollectionFeed, ImprovementCharge
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
+from core.admin_mixins import ReadOnlyAdmin
 
 
 @admin.register(BillingRun)

@@ -21,7 +21,7 @@ from django.db import connection
 from django.utils.translation import gettext_lazy as _
 
 from assessments.models import Fund, Installment, LedgerEntry, Receivable
-from core.money import CENT, ZERO
+from core.money import ZERO, sum_cents
 
 # (key, first day, last day or None). Keys are stable: exports, charts and other modules use them.
 BUCKETS = (("0-60", 0, 60), ("61-120", 61, 120), ("121-180", 121, 180), ("181-365", 181, 365), (">365", 366, None))
@@ -129,8 +129,8 @@ def _bucket_sums(as_of: date) -> tuple[str, list]:
 
 
 def _money(value) -> Decimal:
-    # SQLite hands back floats or strings for SUM over decimals; build from str, never from float math.
-    return Decimal(str(value)).quantize(CENT) if value is not None else ZERO
+    # SQLite hands back floats or strings for SUM over decimals: core.money rounds them to the cent, half up.
+    return sum_cents(value)
 
 
 def _as_date(value) -> date | None:

@@ -1,6 +1,8 @@
 """Staff pages about owners' portal accounts: "Crear cuenta e invitar" from a party's page."""
 from __future__ import annotations
 
+import smtplib
+
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404, redirect
@@ -63,6 +65,10 @@ class PortalInviteView(StaffRequiredMixin, FormView):
         except ValidationError as exc:
             for field, errors in exc.message_dict.items():
                 form.add_error(field if field in form.fields else None, errors)
+            return self.form_invalid(form)
+        except (smtplib.SMTPException, OSError):     # the service rolled the account back with the failed send
+            form.add_error(None, _("No se pudo enviar la invitación por correo; no se creó la cuenta. "
+                                   "Intente de nuevo más tarde."))
             return self.form_invalid(form)
         messages.success(self.request, _("Cuenta del portal «%(u)s» creada; la invitación se envió a %(e)s.")
                          % {"u": user.username, "e": party.email})

@@ -63,6 +63,8 @@ class SplitForm(forms.Form):
                 pumped = Decimal(cells[2]) if len(cells) == 3 and cells[2] else Decimal("0")
             except InvalidOperation:
                 raise forms.ValidationError(_("Línea %(n)s: acres inválidos («%(v)s»).") % {"n": n, "v": raw}) from None
+            if not (gravity.is_finite() and pumped.is_finite()):     # Decimal accepts "NaN" and "inf"
+                raise forms.ValidationError(_("Línea %(n)s: acres inválidos («%(v)s»).") % {"n": n, "v": raw})
             if gravity < 0 or pumped < 0:
                 raise forms.ValidationError(_("Línea %(n)s: los acres no pueden ser negativos («%(v)s»).")
                                             % {"n": n, "v": raw})

@@ -11,29 +11,21 @@ from django.db.models import Sum
 from django.utils.translation import gettext as _
 
 from assessments.ledger.aging import BUCKET_KEYS, BUCKET_LABELS, AgingRow
+from assessments.reports.charts import Series, chart_svg
 from core.money import ZERO
 from liens import rules as lien_rules
 
-CHART_W, CHART_H, CHART_PAD, LABEL_H = 640, 260, 24, 44
 BAR_COLORS = {"0-60": "#0f7c7a", "61-120": "#13507f", "121-180": "#a15c00", "181-365": "#b3261e", ">365": "#6d1b16"}
 
 
-def aging_chart(summary: dict[str, Decimal]) -> dict:
-    """Bar geometry for the buckets, tallest bar = full height; amounts stay Decimal for the labels."""
-    top = max(summary.values(), default=ZERO) or Decimal(1)
-    plot_h = CHART_H - LABEL_H - CHART_PAD
-    slot = (CHART_W - 2 * CHART_PAD) // len(BUCKET_KEYS)
-    bar_w = slot * 2 // 3
-    bars = []
-    for i, key in enumerate(BUCKET_KEYS):
-        value = summary.get(key, ZERO)
-        h = int((value / top * plot_h).to_integral_value()) if value > 0 else 0
-        x = CHART_PAD + i * slot + (slot - bar_w) // 2
-        bars.append({"key": key, "label": str(BUCKET_LABELS[key]), "value": value, "x": x, "w": bar_w,
-                     "y": CHART_PAD + plot_h - h, "h": h, "cx": x + bar_w // 2, "color": BAR_COLORS[key],
-                     "value_y": CHART_PAD + plot_h - h - 6})
-    return {"width": CHART_W, "height": CHART_H, "base_y": CHART_PAD + plot_h, "label_y": CHART_PAD + plot_h + 18,
-            "bars": bars}
+def aging_chart(summary: dict[str, Decimal]) -> str:
+    """The buckets as the office reports draw them (one SVG chart helper for the whole project)."""
+    keys = list(BUCKET_KEYS)
+    return chart_svg(uid="aging-chart", title=_("Saldo vencido por días de atraso"),
+                     desc=_("Principal y recargos asentados, vencidos y pendientes, por días desde el vencimiento."),
+                     labels=[str(BUCKET_LABELS[k]) for k in keys],
+                     bars=[Series(_("Vencido"), [summary.get(k, ZERO) for k in keys], BAR_COLORS[keys[0]],
+                                  colors=tuple(BAR_COLORS[k] for k in keys))])
 
 
 @dataclass(frozen=True)

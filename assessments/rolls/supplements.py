@@ -118,6 +118,9 @@ def inclusion_supplement(*, membership: Membership, on: date, actor=None) -> Rol
     roll = _open_roll(member.district, fiscal_year_of(member.included_on))
     if roll is None or RollLine.objects.filter(roll=roll, parcel=member.parcel).exists():
         return None
+    # A segregated child is not new land: its share of the parent's charges came with the split.
+    if RollCorrection.objects.filter(roll=roll, parcel=member.parcel, kind=RollCorrection.Kind.SPLIT).exists():
+        return None
     key = f"INCLUSION:{member.included_on.isoformat()}"
     found = RollCorrection.objects.filter(roll=roll, parcel=member.parcel, key=key).first()
     if found is not None:

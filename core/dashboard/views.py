@@ -26,7 +26,8 @@ from core.selectors import assignable_users
 
 
 def _int(value: str | None) -> int | None:
-    return int(value) if value and value.isdigit() else None
+    # isdecimal, not isdigit ("²" is a digit int() refuses); short, so PostgreSQL never sees an oversized id.
+    return int(value) if value and value.isdecimal() and len(value) < 10 else None
 
 
 class ItemAssignView(WriterRequiredMixin, View):
@@ -76,7 +77,8 @@ class CalendarView(StaffRequiredMixin, TemplateView):
         g = self.request.GET
         year, month = today.year, today.month
         raw = g.get("mes", "")
-        if len(raw) == 7 and raw[4] == "-" and raw[:4].isdigit() and raw[5:].isdigit() and 1 <= int(raw[5:]) <= 12:
+        if len(raw) == 7 and raw[4] == "-" and raw[:4].isdecimal() and raw[5:].isdecimal() \
+                and 1900 <= int(raw[:4]) <= 2999 and 1 <= int(raw[5:]) <= 12:
             year, month = int(raw[:4]), int(raw[5:])
         view = "lista" if g.get("vista") == "lista" else "mes"
         filters = {"district": _int(g.get("distrito")), "kind": g.get("tipo", "")[:20],

@@ -118,3 +118,14 @@ def test_what_if_wraps_only_objects():
     assert what_if({}, base) is base
     assert what_if({"parameters": "x"}, base) is base
     assert isinstance(what_if({"parameters": {"deadlines": {}}}, base), ExplicitParameters)
+
+
+def test_what_if_with_a_family_that_is_not_an_object_names_it():
+    import pytest
+
+    from core.compute_errors import ComputeInputError
+    from core.payload import what_if
+
+    with pytest.raises(ComputeInputError) as err:
+        what_if({"parameters": {"deadlines": "x"}}, params=None)
+    assert err.value.field == "parameters.deadlines"

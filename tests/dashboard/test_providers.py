@@ -131,7 +131,7 @@ def test_delinquent_roll_charges_are_shown_per_district(staff_user):
     assert list(items) == [f"delinquent:district:{district.pk}"]
     item = items[f"delinquent:district:{district.pk}"]
     assert (item.amount, item.district_id, item.office_id) == (Decimal("151.00"), district.pk, district.office_id)
-    assert item.url == f"{reverse('rolls:aging')}?district={district.pk}"
+    assert item.url == f"{reverse('rolls:aging')}?district={district.code}"  # the page filters by code
     assert item.detail == "1 cuenta con plazos vencidos; lo más antiguo: más de 365 días"
 
 

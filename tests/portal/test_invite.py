@@ -165,3 +165,21 @@ def test_owners_and_anonymous_cannot_reach_the_invitation(elena, world, client):
     assert response.status_code == 302 and response["Location"] == "/portal/"
     assert not User.objects.filter(username="beto.otro").exists()
     assert client.get("/portal/personal/invitar/999999/").status_code == 302      # owners never learn what exists
+
+
+def test_a_failed_email_is_a_message_on_the_page_not_an_error_page(elena, client, staff_user, monkeypatch):
+    from django.urls import reverse
+
+    from assessments.portal import services
+
+    def broken(*args, **kwargs):
+        raise ConnectionRefusedError("smtp down")
+
+    party, _, _ = elena
+    monkeypatch.setattr(services, "send_mail", broken)
+    client.force_login(staff_user)
+    response = client.post(reverse("portal:invite", args=[party.pk]), {"username": "elena.v"})
+    assert response.status_code == 200
+    assert "No se pudo enviar la invitación" in response.content.decode()
+    party.refresh_from_db()
+    assert party.user is None

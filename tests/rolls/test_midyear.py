@@ -313,3 +313,16 @@ def test_a_late_water_record_of_a_segregated_parent_posts_nothing(irr_roll, staf
     assert corrections.water_reevaluate(roll=irr_roll, parcel_id=parent.pk, on=date(2026, 10, 1)) is None
     assert corrections.roll_water_reevaluate(roll_id=irr_roll.pk, parcel_ids=[parent.pk], on=date(2026, 10, 1)) == []
     assert RollCorrection.objects.count() == count
+
+
+def test_a_segregated_child_is_not_billed_again_as_a_mid_year_inclusion(irr_roll, staff_user):
+    parent = Parcel.objects.get(cadastre=PARENT)
+    member = Membership.objects.get(district=irr_roll.district, parcel=parent)
+    children = _children(member, ["371-045-123-50", "371-045-123-51", "371-045-123-52"])
+    supplements.parcel_split(district=irr_roll.district, parent=parent, children=children, on=ON, actor=staff_user)
+    kid = Membership.objects.get(district=irr_roll.district, parcel=children[0].parcel)
+    # As if the parent itself had come in during the roll's year: the membership hook would ask for an inclusion.
+    Membership.objects.filter(pk=kid.pk).update(included_on=date(irr_roll.fiscal_year - 1, 9, 1))
+    count = RollCorrection.objects.count()
+    assert supplements.inclusion_supplement(membership=kid, on=ON, actor=staff_user) is None
+    assert RollCorrection.objects.count() == count
