@@ -74,3 +74,19 @@ def payoff_certificate_issue(*, account, as_of, actor, language: str = "es"):
                            kind="CERTIFICATE", title=_("Certificación de deuda al %(d)s") % {
                                "d": as_of.strftime("%d/%m/%Y")},
                            owner_party_ids=owner_ids, related=account, actor=actor, language=language)
+
+
+def receipt_on_request(*, payment: Payment, actor, language: str = "es"):
+    """The receipt an owner asks for: the one issued, or issued now for a posted payment.
+
+    Receipts are otherwise issued when the cashier prints them; an owner paying by bank file or
+    API gets theirs on first download. The payment row is locked so two first downloads at once
+    issue one receipt, not two. A returned payment without a receipt gets none (None).
+    """
+    found = receipt_document(payment)
+    if found is not None or payment.status != Payment.Status.POSTED:
+        return found
+    with transaction.atomic():
+        Payment.objects.select_for_update().filter(pk=payment.pk).first()
+        return receipt_issue(payment=payment, actor=actor, language=language)
+

@@ -118,10 +118,13 @@ def _period_label(line: dict, due: date | None) -> str:
     return _("2.º semestre, AF %(fy)s (ene.–jun.)") % {"fy": fy}
 
 
-def _line_label(line: dict, due: date | None) -> tuple[str, str]:
+def _line_label(line: dict, due: date | None, count: int) -> tuple[str, str]:
     """(what the line is, how its amount was bounded) as printed in the concept column."""
     if line.get("kind") == "stub":
         label = _("Fracción inicial hasta el próximo semestre")
+    elif line.get("seq") and not line.get("period"):
+        # SID-1 / TID-2 installments follow the resolution or ordinance, not the fiscal semesters.
+        label = _("Plazo %(n)s de %(t)s") % {"n": line["seq"], "t": count}
     else:
         label = _period_label(line, due) or str(line.get("description") or line.get("label") or "")
     basis = {"schedule": _("cuota máxima por acre"), "share": _("parte proporcional")}.get(line.get("basis"), "")
@@ -143,8 +146,9 @@ def lines_of(receivable: Receivable, program: str) -> list[dict]:
             amount = _dec(line.get("amount"))
             if kind_free(line) and amount == 0 and not reason:
                 continue
-            label, basis = _line_label(line, due)
-            out.append({"label": label, "basis_label": basis, "rule": rule,
+            label, basis = _line_label(line, due, len(raw))
+            moved_from = _date(line.get("moved_from"))
+            out.append({"label": label, "basis_label": basis, "rule": rule, "moved_from": moved_from,
                         "adjusted": "ajuste" in str(line.get("rule") or ""),
                         "citation": texts.SHORT_CITATIONS.get(rule, line.get("citation", "")),
                         "due_date": due, "amount": amount, "exempt_reason": reason or ""})

@@ -93,7 +93,8 @@ class PaymentOut(serializers.Serializer):
     receipt_url = serializers.SerializerMethodField()
 
     def get_receipt_url(self, payment) -> str | None:
-        return f"/api/v1/portal/payments/{payment.pk}/receipt/" if selectors.payment_receipt(payment) else None
+        available = payment.status == payment.Status.POSTED or selectors.payment_receipt(payment)
+        return f"/api/v1/portal/payments/{payment.pk}/receipt/" if available else None
 
 
 @extend_schema(responses=NoticeOut(many=True), tags=["portal"])

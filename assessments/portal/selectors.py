@@ -167,7 +167,12 @@ def _notice_download_sql(vendor: str) -> tuple[str, tuple]:
              .values_list("owner_role", "office_role", "notice__document_id", "notice__document__file",
                           "notice__number", "notice__revision")
              .order_by()[:1]).query
-    return query.sql_with_params()
+    sql, params = query.sql_with_params()
+    # Guard: the swap at each call is only right if the stand-ins reach the SQL as parameters (not
+    # folded into the text by a future Django) and the user's appears in each role check and the join.
+    if params.count(_NOTICE) != 1 or params.count(_USER) != 3 or str(_USER) in sql or str(_NOTICE) in sql:
+        raise RuntimeError(f"notice_download: unexpected compiled query parameters {params!r}")
+    return sql, params
 
 
 def notice_download(user, pk) -> StoredDownload | None:

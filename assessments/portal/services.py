@@ -173,3 +173,10 @@ def owner_invite(*, party: Party, username: str, actor, base_url: str) -> User:
           summary=f"Invitación al portal enviada a {party.email.strip()} (usuario {user.username})",
           data={"username": user.username, "email": party.email.strip(), "link_valid_days": days})
     return user
+
+
+def owner_receipt(*, payment, language: str = "es"):
+    """The receipt of a payment the owner may see (the caller checked access), issued on first request."""
+    from assessments.ledger.receipts import receipt_on_request
+
+    return receipt_on_request(payment=payment, actor=None, language=language)

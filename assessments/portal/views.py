@@ -74,9 +74,9 @@ def notice_download_response(request, pk) -> HttpResponse:
 
 
 def receipt_pdf_response(request, payment) -> FileResponse:
-    document = selectors.payment_receipt(payment)
+    document = services.owner_receipt(payment=payment, language=request.LANGUAGE_CODE or "es")
     if document is None:
-        raise Http404("no receipt was issued for this payment")
+        raise Http404("no receipt for this payment (returned before one was issued)")
     return pdf_response(request, document, filename=f"recibo-{payment.receipt_number}.pdf")
 
 

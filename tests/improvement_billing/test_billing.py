@@ -186,6 +186,9 @@ def test_sid_notice_pdf_states_amount_dates_and_consequences(received, staff_use
     pdf = notice_document(notice=notice).file.path
     text = subprocess.run(["pdftotext", "-layout", pdf, "-"], capture_output=True, text=True, check=True).stdout
     assert "333.33" in text and "02/09/2026" in text and "01/01/2027" in text
+    # The resolution's installments are numbered, not named after semesters; the moved one says so.
+    assert "Plazo 1 de 2" in text and "Plazo 2 de 2" in text and "semestre" not in text
+    assert "vencía el 01/07/2026" in " ".join(text.split())
     assert "Penalidad de 10 % tras 30 días de gracia." in text
     assert "SID-4" in text and "SID-2" in text
     if os.environ.get("SHOTS_DIR"):

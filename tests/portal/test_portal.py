@@ -204,3 +204,38 @@ def test_the_owner_pages_render(world, client):
     assert world.receivable_a.payment_reference in statement and "$150.00" in statement
     assert Party.objects.filter(user=world.ana_user).exists()
     assert Notice.objects.filter(source_type=SOURCE).count() == 2
+
+
+def test_a_receipt_not_yet_printed_is_issued_on_the_owners_first_download(world, client, staff_user):
+    """A payment by bank file or API has no printed receipt: the owner's first download issues it, once."""
+    from assessments.ledger.receipts import receipt_document
+    from assessments.ledger.payments import payment_return
+    from assessments.ledger.services import payment_record
+    from assessments.models import Payment
+
+    payment = payment_record(account=world.account_a, amount="25.00", method="TRANSFER", paid_on=date(2026, 9, 1),
+                             payer=world.ana, idempotency_key="pay-a-bank", batch=None, actor=staff_user,
+                             source=Payment.Source.BANK)
+    assert receipt_document(payment) is None
+    client.force_login(world.ana_user)
+    assert f"/portal/pagos/{payment.pk}/recibo/" in client.get("/portal/pagos/").content.decode()
+    first = client.get(f"/portal/pagos/{payment.pk}/recibo/")
+    assert first.status_code == 200 and b"".join(first.streaming_content).startswith(b"%PDF")
+    document = receipt_document(payment)
+    assert document is not None
+    again = client.get(f"/api/v1/portal/payments/{payment.pk}/receipt/")
+    assert again.status_code == 200 and receipt_document(payment).pk == document.pk
+    from core.models import Document
+
+    assert Document.objects.filter(kind="RECEIPT", object_id=payment.pk).count() == 1
+    # Beto cannot make Ana's receipt appear: 404, nothing issued.
+    other = payment_record(account=world.account_a, amount="5.00", method="TRANSFER", paid_on=date(2026, 9, 2),
+                           payer=world.ana, idempotency_key="pay-a-bank-2", batch=None, actor=staff_user,
+                           source=Payment.Source.BANK)
+    client.force_login(world.beto_user)
+    assert client.get(f"/portal/pagos/{other.pk}/recibo/").status_code == 404
+    assert receipt_document(other) is None
+    # A payment returned before any receipt was printed gets none.
+    payment_return(payment=other, on=date(2026, 9, 5), reason="Fondos insuficientes", actor=staff_user)
+    client.force_login(world.ana_user)
+    assert client.get(f"/portal/pagos/{other.pk}/recibo/").status_code == 404
