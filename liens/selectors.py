@@ -417,18 +417,58 @@ class SeizureFigures:
     check: rules.SeizureCheck
     whole_property_seizable: bool  # net value within the limit: the property may be seized whole
 
+    @property
+    def amount_owed(self) -> Decimal:
+        return self.check.amount_owed
+
+    @property
+    def max_seizable_value(self) -> Decimal:
+        return self.check.max_seizable_value
+
+    @property
+    def proposed_value(self) -> Decimal:
+        return self.check.proposed_value
+
+
+def net_tax_figures(tax_value: Decimal, liens_total: Decimal) -> tuple[Decimal, Decimal, Decimal]:
+    """IRR-12's reading of "tax value after deducting all liens" (pure): (tax value, liens, net value)."""
+    return tax_value, liens_total, tax_value - liens_total
+
+
+def irr12_figures(tax_value: Decimal, liens_total: Decimal, amount_owed: Decimal,
+                  proposed_value: Decimal | None = None) -> SeizureFigures:
+    """IRR-12 for one parcel (pure; the one place its figures are computed): the net tax value
+    against `max_seizable_value = 2 × amount owed` (liens.rules.seizure_check). Without a
+    proposal, the whole property's net value (never negative) is proposed, as the collections
+    pages pre-fill the seizure form."""
+    tax_value, liens_total, net_value = net_tax_figures(tax_value, liens_total)
+    if proposed_value is None:
+        proposed_value = max(net_value, ZERO)
+    check = rules.seizure_check(amount_owed, proposed_value)
+    return SeizureFigures(tax_value=tax_value, liens_total=liens_total, net_value=net_value, check=check,
+                          whole_property_seizable=net_value <= check.max_seizable_value)
+
 
 def net_tax_value(parcel: Parcel) -> tuple[Decimal, Decimal, Decimal]:
     """(tax value, total of the liens in force, tax value after deducting them) — IRR-12's reading."""
     liens_total = liens_in_force(parcel).aggregate(t=Sum("amount"))["t"] or ZERO
-    return parcel.assessed_value, liens_total, parcel.assessed_value - liens_total
+    return net_tax_figures(parcel.assessed_value, liens_total)
+
+
+def net_tax_values(parcel_ids) -> dict[int, tuple[Decimal, Decimal, Decimal]]:
+    """`net_tax_value` for many parcels in two queries: {parcel id: (tax value, liens in force, net value)}."""
+    ids = {pid for pid in parcel_ids if pid}
+    if not ids:
+        return {}
+    values = dict(Parcel.objects.filter(pk__in=ids).values_list("pk", "assessed_value"))
+    liens = dict(Lien.objects.filter(parcel_id__in=ids, status=Lien.Status.ACTIVE).order_by().values("parcel_id")
+                 .annotate(t=Sum("amount")).values_list("parcel_id", "t"))
+    return {pid: net_tax_figures(values.get(pid, ZERO), liens.get(pid) or ZERO) for pid in ids}
 
 
 def seizure_figures(parcel: Parcel, amount_owed: Decimal, proposed_value: Decimal) -> SeizureFigures:
-    tax_value, liens_total, net_value = net_tax_value(parcel)
-    check = rules.seizure_check(amount_owed, proposed_value)
-    return SeizureFigures(tax_value=tax_value, liens_total=liens_total, net_value=net_value, check=check,
-                          whole_property_seizable=net_value <= check.max_seizable_value)
+    tax_value, liens_total, _net = net_tax_value(parcel)
+    return irr12_figures(tax_value, liens_total, amount_owed, proposed_value)
 
 
 # --- Certificate ------------------------------------------------------------------------------

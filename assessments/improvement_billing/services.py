@@ -31,7 +31,6 @@ from assessments.improvement_billing.models import BillingRun, CollectionFeed, I
 from assessments.ledger.receivables import ReceivableRow, accounts_for_parcels, receivables_bulk_create
 from assessments.models import Fund, LedgerEntry, Receivable
 from assessments.notices.services import notices_schedule_after_commit
-from assessments.rules.sid import remittance
 from core import workqueue
 from core.audit import audit
 from core.fiscal import fiscal_year_of
@@ -47,7 +46,7 @@ from districts.improvement.models import (
     TidNoticeRound,
     TidOrdinance,
 )
-from districts.improvement.selectors import improvement_charges_for_year, sid_retention_pct
+from districts.improvement.selectors import improvement_charges_for_year
 from districts.models import District, Office, Parcel, Party
 
 SID_FUND = ("sid-fondo-especial", "Fondo de Distritos Especiales de Mejoramiento", "SID", True,
@@ -428,22 +427,6 @@ def _next_reference(resolution: SidResolution, received_on: date) -> str:
     return f"{base}-{k}"
 
 
-def _extend_batch(batch: SidCollectionBatch, collected: Decimal, *, actor) -> SidCollectionBatch:
-    """SID-3: more of the same day's collections in a batch not yet remitted. The retention is
-    recomputed on the batch's new total and rounded once (SPEC: per batch, never per payment)."""
-    pct, label = sid_retention_pct(batch.received_on)
-    result = remittance(collected, pct)
-    before = batch.collected
-    batch.collected, batch.retention_pct, batch.parameters_label = collected, pct, label
-    batch.retained, batch.remitted = result.retained, result.remitted
-    batch.save(update_fields=["collected", "retention_pct", "parameters_label", "retained", "remitted",
-                              "updated_at"])
-    audit(actor=actor, action="sid.batch.extend", target=batch, summary=f"{batch}: {before} → {collected}",
-          data={"before": str(before), "collected": str(collected), "retained": str(result.retained),
-                "remitted": str(result.remitted), "rule": "SID-3", "parameters": label})
-    return batch
-
-
 def _flag_negative(target, *, rule: str, day: date, net: Decimal, actor) -> None:
     workqueue.flag_raise(kind=Flag.Kind.OTHER, target=target, rule=rule, severity=Flag.Severity.HIGH,
                          opened_on=day, actor=actor,
@@ -489,7 +472,7 @@ def collections_feed(*, on: date | None = None, actor=None) -> dict:
                 report["flagged"] += 1
                 continue
             if batch is not None and net:
-                target_batch = _extend_batch(batch, plan.collected, actor=actor)
+                target_batch = improvement.sid_batch_extend(actor=actor, batch=batch, collected=plan.collected)
                 report["batches_extended"] += 1
             elif batch is None and net > 0:
                 try:

@@ -20,6 +20,7 @@ from decimal import Decimal
 from django.db import connection
 from django.utils.translation import gettext_lazy as _
 
+from assessments.ledger.sources import roll_source_types
 from assessments.models import Fund, Installment, LedgerEntry, Receivable
 from core.money import ZERO, sum_cents
 
@@ -75,14 +76,6 @@ class AgingRow:
         return "; ".join(self.owners)
 
 
-def _roll_source_types(district_id: int) -> list[str]:
-    """The source keys of a district's roll charges and water sales (assessments.rolls.billing)."""
-    from assessments.rolls.models import Roll  # rolls sit above the ledger; read their ids only
-
-    ids = list(Roll.objects.filter(district_id=district_id).values_list("pk", flat=True))
-    return [f"rolls.Roll:{pk}" for pk in ids] + [f"rolls.WaterSale:{pk}" for pk in ids]
-
-
 def _open_installments_sql(*, as_of: date, fund_code: str | None, district_id: int | None) -> tuple[str, list] | None:
     """SQL of the open, past-due amount of each installment: (installment_id, account_id, due_date,
     open_amount). None when the filter can match nothing."""
@@ -97,7 +90,7 @@ def _open_installments_sql(*, as_of: date, fund_code: str | None, district_id: i
             rec_where.append(f"r.fund_id IN (SELECT f.id FROM {funds} f WHERE f.code = %s)")  # noqa: S608
             rec_params.append(fund_code)
         if district_id:
-            sources = _roll_source_types(district_id)
+            sources = roll_source_types(district_id)
             if not sources:
                 return None
             rec_where.append("r.source_type IN (" + ", ".join(["%s"] * len(sources)) + ")")

@@ -10,8 +10,9 @@ from decimal import Decimal
 from django.db.models import Sum
 from django.utils.translation import gettext as _
 
+from assessments.ledger.sources import roll_of_source
 from assessments.models import Fund, LedgerEntry
-from assessments.reports.scope import receivable_q, roll_of_source
+from assessments.reports.scope import receivable_q
 from assessments.rolls.models import Roll
 from core.fiscal import fiscal_year_of
 from core.money import ZERO, sum_cents

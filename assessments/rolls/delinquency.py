@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import csv
 import io
-from dataclasses import dataclass
 from decimal import Decimal
 
-from django.db.models import Sum
 from django.utils.translation import gettext as _
 
 from assessments.ledger.aging import BUCKET_KEYS, BUCKET_LABELS, AgingRow
 from assessments.reports.charts import Series, chart_svg
 from core.money import ZERO
-from liens import rules as lien_rules
+from liens.selectors import SeizureFigures, irr12_figures, net_tax_values
 
 BAR_COLORS = {"0-60": "#0f7c7a", "61-120": "#13507f", "121-180": "#a15c00", "181-365": "#b3261e", ">365": "#6d1b16"}
 
@@ -28,45 +26,21 @@ def aging_chart(summary: dict[str, Decimal]) -> str:
                                   colors=tuple(BAR_COLORS[k] for k in keys))])
 
 
-@dataclass(frozen=True)
-class SeizureLimit:
-    """IRR-12 for one delinquent parcel: the most that may be seized, against its net tax value."""
-
-    amount_owed: Decimal
-    max_seizable_value: Decimal
-    tax_value: Decimal
-    liens_total: Decimal
-    net_value: Decimal
-
-    @property
-    def whole_property_seizable(self) -> bool:
-        return self.net_value <= self.max_seizable_value
-
-    @property
-    def proposed_value(self) -> Decimal:
-        """What the seizure form is pre-filled with: the whole property's net value (never negative)."""
-        return max(self.net_value, ZERO)
+# IRR-12 for one delinquent parcel: liens.selectors.SeizureFigures (amount_owed, max_seizable_value,
+# tax_value, liens_total, net_value, whole_property_seizable, proposed_value), computed by liens alone.
+SeizureLimit = SeizureFigures
 
 
 def seizure_limits(rows: list[AgingRow]) -> dict[int, SeizureLimit]:
-    """IRR-12 figures for the rows' parcels (two queries however many rows): tax value less the
-    liens in force, against `max_seizable_value = 2 × amount owed` (liens.rules.seizure_check)."""
-    from districts.models import Parcel
-    from liens.models import Lien
-
-    parcel_ids = [r.parcel_id for r in rows if r.parcel_id]
-    values = dict(Parcel.objects.filter(pk__in=parcel_ids).values_list("pk", "assessed_value"))
-    liens = dict(Lien.objects.filter(parcel_id__in=parcel_ids, status=Lien.Status.ACTIVE).values("parcel_id")
-                 .annotate(t=Sum("amount")).values_list("parcel_id", "t"))
+    """IRR-12 figures for the rows' parcels (two queries however many rows, liens.selectors.net_tax_values),
+    each pre-filled with the whole property's net value (never negative) as the proposed seizure."""
+    nets = net_tax_values(r.parcel_id for r in rows)
     out = {}
     for row in rows:
         if not row.parcel_id:
             continue
-        tax_value, liens_total = values.get(row.parcel_id, ZERO), liens.get(row.parcel_id) or ZERO
-        check = lien_rules.seizure_check(row.total, ZERO)
-        out[row.parcel_id] = SeizureLimit(amount_owed=row.total, max_seizable_value=check.max_seizable_value,
-                                          tax_value=tax_value, liens_total=liens_total,
-                                          net_value=tax_value - liens_total)
+        tax_value, liens_total, _net = nets.get(row.parcel_id) or (ZERO, ZERO, ZERO)
+        out[row.parcel_id] = irr12_figures(tax_value, liens_total, row.total)
     return out
 
 

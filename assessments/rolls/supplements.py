@@ -26,8 +26,9 @@ from assessments.rolls.generate import _acres
 from assessments.rolls.lajas_midyear import lajas_inclusion
 from assessments.rolls.models import Roll, RollCorrection, RollLine
 from assessments.rules import irrigation as irr
+from assessments.rules import lajas as laj
 from core.audit import audit
-from core.fiscal import fiscal_year_of, semester_end, semester_start
+from core.fiscal import fiscal_year_of, fiscal_year_start, semester_end, semester_start
 from core.money import ZERO, plan_apportionment, round_half_up
 from districts.models import District, Membership, Parcel, WaterDelivery
 from districts.services import record_save
@@ -186,10 +187,20 @@ class Child:
     pumped_acres: Decimal = Decimal("0")
 
 
-def _weight(district: District, child: Child) -> Decimal:
-    if district.kind == District.Kind.LAJAS:
-        return child.gravity_acres + child.pumped_acres / 2       # LAJ-2/LAJ-3 weight
-    return _acres(child.gravity_acres, child.pumped_acres, child.parcel.area_value, child.parcel.area_unit)
+def _weights(roll: Roll, children: list[Child]) -> list[tuple[str, Decimal]]:
+    """Each child's share weight on `roll`: IRR-5 acres, or the LAJ-2/LAJ-3 weight (gravity acres +
+    pumped acres × pumped_factor_pct) with the factor of the `laj_assessment` version the roll pinned
+    (PinnedParameters: the roll's own parameters, whatever came later)."""
+    if roll.district.kind == District.Kind.LAJAS:
+        factor = laj.LajasRules.from_parameters(PinnedParameters(roll),
+                                                fiscal_year_start(roll.fiscal_year)).pumped_factor_pct
+        return [(c.parcel.cadastre, c.gravity_acres + c.pumped_acres * factor / 100) for c in children]
+    return [(c.parcel.cadastre, _acres(c.gravity_acres, c.pumped_acres, c.parcel.area_value, c.parcel.area_unit))
+            for c in children]
+
+
+def _no_area() -> ValidationError:
+    return ValidationError({"children": _("Las parcelas segregadas no tienen cabida.")})
 
 
 def _check_split(district: District, parent: Membership, children: list[Child]) -> None:
@@ -248,19 +259,29 @@ def parcel_split(*, district: District, parent: Parcel, children: list[Child], o
             status=parent_member.status, gravity_acres=child.gravity_acres, pumped_acres=child.pumped_acres,
             first_water_on=parent_member.first_water_on, free_period_end=parent_member.free_period_end,
             twelve_months_on=parent_member.twelve_months_on, credit_pct=parent_member.credit_pct))
-    weights = [(c.parcel.cadastre, _weight(district, c)) for c in children]
-    if sum((w for _k, w in weights), Decimal("0")) <= 0:
-        raise ValidationError({"children": _("Las parcelas segregadas no tienen cabida.")})
+    if sum((c.gravity_acres + c.pumped_acres for c in children), Decimal("0")) <= 0 and (
+            district.kind == District.Kind.LAJAS or not any(c.parcel.area_value > 0 for c in children)):
+        raise _no_area()
     out: list[RollCorrection] = []
-    for roll in Roll.objects.filter(district=district, status__in=OPEN_ROLL_STATES).order_by("fiscal_year"):
+    weights_by_roll: dict[str, dict[str, str]] = {}
+    for roll in (Roll.objects.select_related("district").filter(district=district, status__in=OPEN_ROLL_STATES)
+                 .order_by("fiscal_year")):
+        # Per roll: a Lajas roll weighs pumped acres with the factor its own parameters pinned.
+        weights = _weights(roll, children)
+        if sum((w for _k, w in weights), Decimal("0")) <= 0:
+            raise _no_area()
+        weights_by_roll[str(roll.pk)] = {k: str(w) for k, w in weights}
         out += _split_roll_charges(roll, parent, children, weights, key, on, actor)
+    cadastres = [c.parcel.cadastre for c in children]
     audit(actor=actor, action="parcel.split", target=parent,
-          summary=f"{parent.cadastre} segregada el {on.isoformat()} en {', '.join(k for k, _w in weights)}",
-          data={"children": [[k, str(w)] for k, w in weights], "corrections": [c.pk for c in out]})
+          summary=f"{parent.cadastre} segregada el {on.isoformat()} en {', '.join(cadastres)}",
+          data={"children": [[c.parcel.cadastre, str(c.gravity_acres), str(c.pumped_acres)] for c in children],
+                "weights_by_roll": weights_by_roll, "corrections": [c.pk for c in out]})
     return out
 
 
 def _split_roll_charges(roll, parent, children, weights, key, on, actor) -> list[RollCorrection]:
+    """Move the parent's open charges of `roll` to the children by `weights` (this roll's weights)."""
     receivables = list(Receivable.objects.filter(source_type=source_type(roll), status=Receivable.Status.OPEN,
                                                  account__parcel=parent).order_by("pk"))
     if not receivables:

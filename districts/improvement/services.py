@@ -22,7 +22,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from assessments.rules.sid import remittance
+from assessments.rules.sid import Remittance, remittance
 from assessments.rules.tid_formula import FormulaError, compute_charges, parse
 from core import workqueue
 from core.audit import audit
@@ -245,6 +245,14 @@ def sid_notice_mailed(*, actor, notice_round: SidNoticeRound, mailed_on: date) -
     return notice_round
 
 
+def sid_batch_figures(received_on: date, collected: Decimal) -> tuple[Decimal, str, Remittance]:
+    """SID-3 figures of a batch's total (the one place they are computed): the retention in force on
+    the day of receipt, rounded once on the batch (SPEC: per batch, never per payment).
+    Returns (retention pct, parameters label, assessments.rules.sid.Remittance)."""
+    pct, label = sid_retention_pct(received_on)
+    return pct, label, remittance(collected, pct)
+
+
 @transaction.atomic
 def sid_batch_record(*, actor, resolution: SidResolution, received_on: date, collected, reference: str = "") \
         -> SidCollectionBatch:
@@ -264,8 +272,7 @@ def sid_batch_record(*, actor, resolution: SidResolution, received_on: date, col
             "a": existing.collected}})
     if resolution.crim_received_on is None or received_on < resolution.crim_received_on:
         raise ValidationError({"received_on": _("El CRIM cobra solo después de recibir la resolución.")})
-    pct, label = sid_retention_pct(received_on)
-    result = remittance(amount, pct)
+    pct, label, result = sid_batch_figures(received_on, amount)
     deadline = clocks.due(clocks.SID_REMITTANCE, received_on)
     batch = SidCollectionBatch(
         resolution=resolution, reference=reference, received_on=received_on, collected=amount,
@@ -278,6 +285,21 @@ def sid_batch_record(*, actor, resolution: SidResolution, received_on: date, col
     clocks.open_clock(code=clocks.SID_REMITTANCE, start=received_on, due_on=deadline.due, target=batch,
                       district=resolution.district, actor=actor,
                       label=_("Remesa SID a la Autoridad ($%(m)s): %(r)s") % {"m": result.remitted, "r": resolution})
+    return batch
+
+
+def sid_batch_extend(*, actor, batch: SidCollectionBatch, collected: Decimal) -> SidCollectionBatch:
+    """SID-3: more of the same day's collections in a batch not yet remitted (the collections feed).
+    The retention is recomputed on the batch's new total and rounded once (sid_batch_figures)."""
+    pct, label, result = sid_batch_figures(batch.received_on, collected)
+    before = batch.collected
+    batch.collected, batch.retention_pct, batch.parameters_label = collected, pct, label
+    batch.retained, batch.remitted = result.retained, result.remitted
+    batch.save(update_fields=["collected", "retention_pct", "parameters_label", "retained", "remitted",
+                              "updated_at"])
+    audit(actor=actor, action="sid.batch.extend", target=batch, summary=f"{batch}: {before} → {collected}",
+          data={"before": str(before), "collected": str(collected), "retained": str(result.retained),
+                "remitted": str(result.remitted), "rule": "SID-3", "parameters": label})
     return batch
 
 

@@ -96,6 +96,25 @@ def test_sid3_batch_matches_the_compute_calculation(charged_resolution, staff_us
     assert batch.retained + batch.remitted == Decimal(collected)
 
 
+def test_sid3_extended_batch_rounds_once_on_its_new_total(charged_resolution, staff_user):
+    """The collections feed extends a batch not yet remitted: SID-3 is recomputed here (one place for
+    its rounding) on the new total, never as the sum of two rounded retentions."""
+    services.sid_crim_receipt_record(actor=staff_user, resolution=charged_resolution, received_on=date(2025, 2, 1))
+    batch = services.sid_batch_record(actor=staff_user, resolution=charged_resolution, received_on=date(2025, 9, 2),
+                                      collected=Decimal("0.10"))     # 0.005 → 0.01 retained
+    assert batch.retained == Decimal("0.01")
+    batch = services.sid_batch_extend(actor=staff_user, batch=batch, collected=Decimal("0.20"))
+    batch.refresh_from_db()
+    expected = run("sid-remittance", {"collected": "0.20"})
+    assert (str(batch.retained), str(batch.remitted)) == (expected["retained"], expected["remitted"]) == \
+        ("0.01", "0.19")                                             # 0.01 + 0.01 would be 0.02
+    assert batch.parameters_label == expected["parameters"][0]
+    pct, label, result = services.sid_batch_figures(batch.received_on, Decimal("0.20"))
+    assert (pct, label, result.retained) == (batch.retention_pct, batch.parameters_label, batch.retained)
+    entry = AuditEntry.objects.filter(action="sid.batch.extend").get()
+    assert (entry.data["before"], entry.data["collected"], entry.data["rule"]) == ("0.10", "0.20", "SID-3")
+
+
 def test_sid3_batch_recorded_twice_changes_nothing(charged_resolution, staff_user):
     services.sid_crim_receipt_record(actor=staff_user, resolution=charged_resolution, received_on=date(2025, 2, 1))
     kwargs = {"resolution": charged_resolution, "received_on": date(2025, 9, 2), "collected": "500.00",

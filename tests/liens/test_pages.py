@@ -131,6 +131,23 @@ def test_seizure_figures_deduct_every_lien(irr_parcel, staff_user):
     assert not figures.whole_property_seizable  # 15,000 > 2 × 4,000
 
 
+def test_irr12_batch_figures_match_the_single_parcel_reading(irr_parcel, staff_user, django_assert_num_queries):
+    """IRR-12 in one place: the collections pages' batch (net_tax_values + irr12_figures) gives the
+    figures the seizure check gives, in two queries however many parcels."""
+    services.lien_record(parcel=irr_parcel, kind="OTHER", amount=Decimal("3000.00"), constituted_on=date(2020, 1, 1),
+                         actor=staff_user)
+    other = factories.parcel(cadastre="371-045-999-01")
+    with django_assert_num_queries(2):
+        nets = selectors.net_tax_values([irr_parcel.pk, other.pk, None])
+    assert nets[irr_parcel.pk] == selectors.net_tax_value(irr_parcel)
+    assert nets[other.pk] == selectors.net_tax_value(other)
+    tax, liens_total, net = nets[irr_parcel.pk]
+    batch = selectors.irr12_figures(tax, liens_total, Decimal("4000.00"))
+    single = selectors.seizure_figures(irr_parcel, Decimal("4000.00"), max(net, Decimal("0")))
+    assert batch == single and batch.proposed_value == max(net, Decimal("0"))
+    assert (batch.amount_owed, batch.max_seizable_value) == (Decimal("4000.00"), Decimal("8000.00"))
+
+
 def test_seizure_page(irr_parcel, staff_client):
     url = reverse("liens:seizure", args=[irr_parcel.pk])
     assert staff_client.get(url, {"amount_owed": "100.00"}).status_code == 200

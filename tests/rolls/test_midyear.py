@@ -261,6 +261,51 @@ def test_laj_split_on_a_certified_roll_gets_its_liens_at_finalization(laj_roll, 
     assert {liens[k].constituted_on for k in expected} == {date(2026, 7, 1)}
 
 
+def _laj_version(version: str, effective_from: date, factor: str):
+    from core.models import ParameterVersion
+
+    values = {"margin_pct": "2", "reserve_max_pct": "2", "pumped_factor_pct": factor,
+              "surcharge_pct_per_month": "0.5", "grace_days": "60"}
+    return ParameterVersion.objects.create(family="laj_assessment", version=version, effective_from=effective_from,
+                                           citation="Prueba", values=values)
+
+
+def test_laj_split_weighs_pumped_acres_with_the_factor_the_roll_pinned(lajas_figures, staff_user):
+    _laj_version("test-40", date(2026, 1, 1), "40")
+    roll = services.roll_generate(district_code="valle-lajas", fiscal_year=2027, actor=staff_user).roll
+    services.roll_certify(roll=roll, actor=staff_user, on=date(2026, 6, 15))
+    roll.refresh_from_db()
+    assert {"family": "laj_assessment", "version": "test-40"}.items() <= next(
+        p for p in roll.parameters if p["family"] == "laj_assessment").items()
+    # A version entered after the roll was generated does not change what the roll pinned.
+    _laj_version("test-60", date(2026, 6, 1), "60")
+    parent = Parcel.objects.get(cadastre="410-010-000-04")       # 14 gravity + 4 pumped acres
+    member = Membership.objects.get(district=roll.district, parcel=parent)
+    rec = Receivable.objects.get(source_type=source_type(roll), source_id=parent.cadastre)
+    open_before = {s.installment.due_date: s.principal_open
+                   for s in installment_states(rec.account, receivable_ids=[rec.pk])}
+    children = [supplements.Child(parcel=factories.parcel(cadastre="410-010-000-40", municipality="Lajas"),
+                                  gravity_acres=Decimal("10"), pumped_acres=Decimal("0")),
+                supplements.Child(parcel=factories.parcel(cadastre="410-010-000-41", municipality="Lajas"),
+                                  gravity_acres=member.gravity_acres - 10, pumped_acres=member.pumped_acres)]
+
+    done = supplements.parcel_split(district=roll.district, parent=parent, children=children,
+                                    on=date(2026, 6, 20), actor=staff_user)
+
+    kids = {c.parcel.cadastre: c for c in done if c.parcel_id != parent.pk}
+    # LAJ-2/LAJ-3 with the pinned 40 %: 10 and 4 + 4 × 40 % = 5.6 (not 6 at 50 %, nor 6.4 at 60 %).
+    weights = [("410-010-000-40", Decimal("10")), ("410-010-000-41", Decimal("5.6"))]
+    assert [Decimal(kids[k].breakdown["weight"]) for k, _w in weights] == [w for _k, w in weights]
+    assert {k: c.amount for k, c in kids.items()} == apportion(rec.amount, weights)
+    assert apportion(rec.amount, weights) != apportion(rec.amount, [weights[0], ("410-010-000-41", Decimal("6"))])
+    assert sum(c.amount for c in kids.values()) == rec.amount
+    for due, principal in open_before.items():          # each installment's parts add up to the cent
+        parts = {k: next(s.principal_open for s in installment_states(c.receivable.account,
+                                                                      receivable_ids=[c.receivable.pk])
+                         if s.installment.due_date == due) for k, c in kids.items()}
+        assert parts == apportion(principal, weights) and sum(parts.values()) == principal
+
+
 # --- sale ---------------------------------------------------------------------------------------
 
 def test_a_sold_parcel_keeps_its_charges_and_the_buyer_sees_them(irr_roll, staff_user, make_user):
