@@ -10,7 +10,7 @@ class PartyForm(forms.ModelForm):
     class Meta:
         model = Party
         fields = ["kind", "given_names", "first_surname", "second_surname", "organization_name", "representative",
-                  "representative_title", "email", "phone", "address_urbanization", "address_barrio",
+                  "representative_title", "email", "phone", "notice_language", "address_urbanization", "address_barrio",
                   "address_sector", "address_street", "address_number", "address_po_box",
                   "address_municipality", "address_zip"]
 

@@ -100,6 +100,9 @@ class Party(PostalAddress, TimeStampedModel):
     phone = models.CharField(_("teléfono"), max_length=30, blank=True)
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                                 related_name="party", verbose_name=_("cuenta de acceso"))
+    # Notices are in Spanish unless the party asked for English (the notices' "English on request").
+    notice_language = models.CharField(_("idioma de los avisos"), max_length=5, choices=settings.LANGUAGES,
+                                       default="es")
     search_text = models.TextField(editable=False, blank=True, db_index=False)
     history = HistoricalRecords()
 

@@ -62,7 +62,7 @@ def _snapshot(party: Party, share: Decimal | None) -> dict:
         attention = rep.display_name + (f", {party.representative_title}" if party.representative_title else "")
     return {"party_id": party.pk, "name": party.display_name, "kind": party.kind,
             "share_pct": str(share) if share is not None else None, "address_lines": party.address_lines,
-            "attention": attention}
+            "attention": attention, "language": party.notice_language}
 
 
 def addressees_for(receivables: list[Receivable], on: date) -> dict[int, list[dict]]:

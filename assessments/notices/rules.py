@@ -90,3 +90,12 @@ def activation_hash(code: str) -> str:
 def sort_key(*, cadastre: str = "", holder: str = "") -> str:
     """Printing order of a batch: parcels by cadastre, then franchise holders by name."""
     return (cadastre or f"~{holder.casefold()}")[:120]
+
+
+def notice_language(addressees: list[dict], default: str = "es") -> str:
+    """The language a notice is issued in when nobody chose one for it: English when every
+    addressee asked for English (their party's `notice_language`), else Spanish, the official
+    default. One notice goes to all co-owners, so one who did not ask keeps the default; any of
+    them can still ask for the notice in English ("Emitir en inglés")."""
+    wanted = {a.get("language") or default for a in addressees}
+    return wanted.pop() if len(wanted) == 1 else default

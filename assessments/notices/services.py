@@ -93,11 +93,12 @@ def _lock_receivables(ids: list[int]) -> None:
 # --- issue ----------------------------------------------------------------------------------------
 
 @transaction.atomic
-def notices_number(*, receivable_ids: Iterable[int], actor, language: str = "es", on: date | None = None) \
+def notices_number(*, receivable_ids: Iterable[int], actor, language: str | None = None, on: date | None = None) \
         -> list[Notice]:
     """Number the current notice of every receivable that has none (snapshot of its addressees on
-    `on`, today by default). Returns the notices created (none on a second run)."""
-    if language not in dict(settings.LANGUAGES):
+    `on`, today by default). Returns the notices created (none on a second run). Without
+    `language`, each notice is in its addressees' language (rules.notice_language)."""
+    if language is not None and language not in dict(settings.LANGUAGES):
         raise ValidationError({"language": _("Idioma desconocido: %(l)s") % {"l": language}})
     ids = sorted({int(i) for i in receivable_ids})
     if not ids:
@@ -118,7 +119,8 @@ def notices_number(*, receivable_ids: Iterable[int], actor, language: str = "es"
         program = _program(rec)
         notices.append(Notice(
             receivable=rec, number=rules.notice_number(on.year, first + i), year=on.year, seq=first + i,
-            addressees=snapshots[rec.pk], language=language, issued_on=on, program=program,
+            addressees=snapshots[rec.pk], language=language or rules.notice_language(snapshots[rec.pk]),
+            issued_on=on, program=program,
             source_type=rec.source_type, sort_key=_sort_key(rec), method=_method(rec, program),
             created_by=user))
     Notice.objects.bulk_create(notices)
@@ -177,7 +179,7 @@ def notice_render(*, notice: Notice, actor, cache: RenderCache | None = None) ->
 
 
 @transaction.atomic
-def notice_issue(*, receivable: Receivable, actor, language: str = "es", replaces: Notice | None = None,
+def notice_issue(*, receivable: Receivable, actor, language: str | None = None, replaces: Notice | None = None,
                  reason: str = "", render: bool = True) -> Notice:
     """The current notice of `receivable`: the existing one (rendered if it had no PDF yet), or a
     new one. With `replaces`, a corrected notice: a new Notice with the same number and the next
@@ -203,12 +205,13 @@ def notice_issue(*, receivable: Receivable, actor, language: str = "es", replace
     rec = _receivables([receivable.pk]).get()
     on = timezone.localdate()
     program = _program(rec)
+    addressees = addressees_for([rec], on)[rec.pk]
     old.status = Notice.Status.REPLACED
     old.save(update_fields=["status"])
     new = Notice.objects.create(
         receivable=rec, replaces=old, number=old.number, year=old.year, seq=old.seq, revision=old.revision + 1,
-        correction_reason=reason.strip(), addressees=addressees_for([rec], on)[rec.pk], language=language,
-        issued_on=on, program=program, source_type=rec.source_type, sort_key=_sort_key(rec),
+        correction_reason=reason.strip(), addressees=addressees, language=language or old.language, issued_on=on,
+        program=program, source_type=rec.source_type, sort_key=_sort_key(rec),
         method=_method(rec, program), created_by=_user(actor))
     NoticeAddressee.objects.bulk_create([NoticeAddressee(notice=new, party_id=a["party_id"])
                                          for a in new.addressees])
@@ -248,7 +251,7 @@ class IssueResult:
     failed: list[int] = field(default_factory=list)
 
 
-def notices_issue_chunk(*, receivable_ids: Iterable[int], actor, language: str = "es", render: bool = True,
+def notices_issue_chunk(*, receivable_ids: Iterable[int], actor, language: str | None = None, render: bool = True,
                         cache: RenderCache | None = None) -> IssueResult:
     """Make sure every receivable of the chunk has its current notice, rendered.
 
@@ -307,7 +310,7 @@ def sources_missing_notices() -> list[str]:
                       .values_list("source_type", flat=True).distinct()))
 
 
-def notices_issue_for_source(*, source_type: str, actor=None, language: str = "es", render: bool = True,
+def notices_issue_for_source(*, source_type: str, actor=None, language: str | None = None, render: bool = True,
                              batches: bool = True) -> IssueResult:
     """Issue every missing notice of a billing run (e.g. "rolls.Roll:12"), in chunks, then — when
     all of them are there and rendered — put the unmailed ones in mailing batches."""
@@ -325,7 +328,7 @@ def notices_issue_for_source(*, source_type: str, actor=None, language: str = "e
     return total
 
 
-def notices_schedule_after_commit(*, source_types: Iterable[str], actor=None, language: str = "es") -> None:
+def notices_schedule_after_commit(*, source_types: Iterable[str], actor=None, language: str | None = None) -> None:
     """Called by the roll cycle (certification, finalization): once the transaction commits, issue
     the notices of these billing runs. With a broker, a Celery fan-out renders them on the
     workers; with in-process tasks (`make run` without Redis) the notices are only numbered here

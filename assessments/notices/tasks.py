@@ -39,7 +39,8 @@ def _dispatch(parent, task, args: list) -> None:
 
 
 @shared_task(bind=True, acks_late=True)
-def notices_issue_for_source_task(self, source_type: str, language: str = "es", actor_id: int | None = None) -> int:
+def notices_issue_for_source_task(self, source_type: str, language: str | None = None,
+                                  actor_id: int | None = None) -> int:
     """Fan out: one chunk task per CHUNK receivables of `source_type` still without a rendered
     notice. Returns how many chunks were sent (0 when everything is issued already)."""
     ids = services.receivables_needing_notice(source_type)
@@ -52,7 +53,7 @@ def notices_issue_for_source_task(self, source_type: str, language: str = "es", 
 
 
 @shared_task(bind=True, acks_late=True, autoretry_for=(OperationalError,), retry_backoff=5, max_retries=5)
-def notices_issue_chunk_task(self, receivable_ids: list[int], source_type: str = "", language: str = "es",
+def notices_issue_chunk_task(self, receivable_ids: list[int], source_type: str = "", language: str | None = None,
                              actor_id: int | None = None) -> dict:
     actor = _actor(actor_id)
     result = services.notices_issue_chunk(receivable_ids=receivable_ids, actor=actor, language=language)

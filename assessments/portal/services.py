@@ -180,3 +180,18 @@ def owner_receipt(*, payment, language: str = "es"):
     from assessments.ledger.receipts import receipt_on_request
 
     return receipt_on_request(payment=payment, actor=None, language=language)
+
+
+def owner_notice_language_set(*, user, language: str) -> Party:
+    """The owner asks for their next notices in `language` (their party's `notice_language`).
+    Notices already issued stay as they are; staff can reissue one ("Emitir en inglés")."""
+    if language not in dict(settings.LANGUAGES):
+        raise ValidationError({"language": _("Idioma desconocido: %(l)s") % {"l": language}})
+    party = Party.objects.select_for_update().get(user=user)
+    if party.notice_language != language:
+        party.notice_language = language
+        party.save(update_fields=["notice_language", "updated_at"])
+        audit(actor=user, action="party.notice_language", target=party,
+              summary=f"{party.display_name}: avisos en {language}", data={"language": language})
+    return party
+

@@ -12,6 +12,7 @@ urlpatterns = [
     path("cuentas/<int:pk>/", views.PortalAccountView.as_view(), name="account"),
     path("pagos/", views.PortalPaymentListView.as_view(), name="payments"),
     path("pagos/<int:pk>/recibo/", views.PortalReceiptPdfView.as_view(), name="receipt_pdf"),
+    path("idioma-avisos/", views.PortalNoticeLanguageView.as_view(), name="notice_language"),
     # staff: create a party's account and e-mail the invitation (linked from the party's page)
     path("personal/invitar/<int:pk>/", staff_views.PortalInviteView.as_view(), name="invite"),
 ]

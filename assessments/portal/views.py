@@ -87,6 +87,7 @@ class PortalHomeView(OwnerRequiredMixin, TemplateView):
         ctx = super().get_context_data(**kwargs)
         user = self.request.user
         ctx["party"] = selectors.access_party(user)
+        ctx["notice_languages"] = [("es", "Español"), ("en", "English")]
         ctx["parcels"] = selectors.owner_parcels(user)
         accounts = list(selectors.owner_accounts(user))
         balances = selectors.account_balances(accounts)
@@ -157,6 +158,22 @@ class PortalPaymentListView(OwnerRequiredMixin, TemplateView):
 class PortalReceiptPdfView(OwnerRequiredMixin, View):
     def get(self, request, pk):
         return receipt_pdf_response(request, selectors.access_payment(request.user, pk))
+
+
+class PortalNoticeLanguageView(OwnerRequiredMixin, View):
+    """The owner's choice of language for their next notices (Spanish by default)."""
+
+    http_method_names = ["post"]
+
+    def post(self, request):
+        try:
+            with transaction.atomic():
+                services.owner_notice_language_set(user=request.user, language=request.POST.get("language", ""))
+        except ValidationError as exc:
+            messages.error(request, " ".join(exc.messages))
+        else:
+            messages.success(request, _("Sus próximos avisos se emitirán en el idioma elegido."))
+        return redirect("portal:home")
 
 
 class PortalActivateView(FormView):

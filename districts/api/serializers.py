@@ -11,7 +11,7 @@ class PartySerializer(serializers.ModelSerializer):
     class Meta:
         model = Party
         fields = ["id", "kind", "display_name", "given_names", "first_surname", "second_surname",
-                  "organization_name", "representative", "representative_title", "email", "phone",
+                  "organization_name", "representative", "representative_title", "email", "phone", "notice_language",
                   "address_urbanization", "address_barrio", "address_sector", "address_street", "address_number",
                   "address_po_box", "address_municipality", "address_zip", "address_lines"]
 

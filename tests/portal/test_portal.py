@@ -208,8 +208,8 @@ def test_the_owner_pages_render(world, client):
 
 def test_a_receipt_not_yet_printed_is_issued_on_the_owners_first_download(world, client, staff_user):
     """A payment by bank file or API has no printed receipt: the owner's first download issues it, once."""
-    from assessments.ledger.receipts import receipt_document
     from assessments.ledger.payments import payment_return
+    from assessments.ledger.receipts import receipt_document
     from assessments.ledger.services import payment_record
     from assessments.models import Payment
 
@@ -239,3 +239,33 @@ def test_a_receipt_not_yet_printed_is_issued_on_the_owners_first_download(world,
     payment_return(payment=other, on=date(2026, 9, 5), reason="Fondos insuficientes", actor=staff_user)
     client.force_login(world.ana_user)
     assert client.get(f"/portal/pagos/{other.pk}/recibo/").status_code == 404
+
+
+def test_an_owner_asks_for_english_notices_and_the_next_ones_come_in_english(world, client, staff_user):
+    from assessments.notices import services as notices
+    from assessments.notices.rules import notice_language
+
+    client.force_login(world.beto_user)
+    assert 'id="notice-language"' in client.get("/portal/").content.decode()
+    assert client.post("/portal/idioma-avisos/", {"language": "xx"}).status_code == 302
+    world.beto.refresh_from_db()
+    assert world.beto.notice_language == "es"                      # unknown language: refused, nothing changed
+    client.post("/portal/idioma-avisos/", {"language": "en"})
+    world.beto.refresh_from_db()
+    assert world.beto.notice_language == "en"
+    assert world.notice_b.language == "es"                         # issued notices stay as they are
+    # Beto's next charge: its notice is in English, and says so in English.
+    from tests.portal.conftest import _charge
+
+    receivable = _charge(world.account_b, world.fund, world.office, "b2", world.parcel_b.cadastre, staff_user)
+    notice = notices.notice_issue(receivable=receivable, actor=staff_user)
+    assert notice.language == "en"
+    response = client.get(f"/portal/avisos/{notice.pk}/pdf/")
+    from pypdf import PdfReader
+
+    text = PdfReader(io.BytesIO(b"".join(response.streaming_content))).pages[0].extract_text()
+    assert "NOTICE" in text.upper() and "Roberto" in text
+    # Co-owners who did not all ask for English get the official Spanish.
+    assert notice_language([{"language": "en"}, {"language": "es"}]) == "es"
+    assert notice_language([{"language": "en"}, {"language": "en"}]) == "en"
+    assert notice_language([{}]) == "es" and notice_language([]) == "es"
