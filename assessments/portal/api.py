@@ -6,6 +6,8 @@ Downloads are logged like the pages' ones.
 """
 from __future__ import annotations
 
+from django.conf import settings
+from django.db import transaction
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
@@ -14,7 +16,7 @@ from rest_framework.permissions import BasePermission
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from assessments.portal import selectors
+from assessments.portal import selectors, services
 from assessments.portal.views import notice_download_response, receipt_pdf_response
 from core import roles
 from districts.models import Party
@@ -182,3 +184,22 @@ class PaymentDetailApi(PortalApi):
 class ReceiptPdfApi(PortalApi):
     def get(self, request, pk):
         return receipt_pdf_response(request, selectors.access_payment(request.user, pk))
+
+
+class NoticeLanguageApi(PortalApi):
+    """The language of the owner's next notices (Spanish unless they ask for English)."""
+
+    class Body(serializers.Serializer):
+        language = serializers.ChoiceField(choices=settings.LANGUAGES)
+
+    @extend_schema(responses=Body, tags=["portal"])
+    def get(self, request):
+        return Response({"language": selectors.access_party(request.user).notice_language})
+
+    @extend_schema(request=Body, responses=Body, tags=["portal"])
+    def put(self, request):
+        body = self.Body(data=request.data)
+        body.is_valid(raise_exception=True)
+        with transaction.atomic():
+            party = services.owner_notice_language_set(user=request.user, language=body.validated_data["language"])
+        return Response({"language": party.notice_language})

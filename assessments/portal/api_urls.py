@@ -16,4 +16,5 @@ urlpatterns = [
     path("payments/", api.PaymentListApi.as_view(), name="payments"),
     path("payments/<int:pk>/", api.PaymentDetailApi.as_view(), name="payment"),
     path("payments/<int:pk>/receipt/", api.ReceiptPdfApi.as_view(), name="receipt"),
+    path("notice-language/", api.NoticeLanguageApi.as_view(), name="notice_language"),
 ]

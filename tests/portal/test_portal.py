@@ -269,3 +269,16 @@ def test_an_owner_asks_for_english_notices_and_the_next_ones_come_in_english(wor
     assert notice_language([{"language": "en"}, {"language": "es"}]) == "es"
     assert notice_language([{"language": "en"}, {"language": "en"}]) == "en"
     assert notice_language([{}]) == "es" and notice_language([]) == "es"
+
+
+def test_the_notice_language_through_the_api(world, client):
+    client.force_login(world.carla_user)
+    url = "/api/v1/portal/notice-language/"
+    assert client.get(url).json() == {"language": "es"}
+    bad = client.put(url, {"language": "fr"}, content_type="application/json")
+    assert bad.status_code == 400 and "language" in bad.json()
+    assert client.put(url, {"language": "en"}, content_type="application/json").json() == {"language": "en"}
+    world.carla.refresh_from_db()
+    assert world.carla.notice_language == "en" and world.ana.notice_language == "es"
+    client.force_login(world.ana_user)
+    assert client.get(url).json() == {"language": "es"}       # each owner sees and sets only their own
