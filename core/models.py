@@ -128,12 +128,17 @@ class Document(models.Model):
     created_at = models.DateTimeField(_("emitido"), default=timezone.now, editable=False, db_index=True)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
                                    related_name="+", verbose_name=_("emitido por"))
+    # What the document was issued from (e.g. a report, its filters and figures), when the issuer reuses
+    # the document for the same content instead of issuing another; blank for everything else.
+    fingerprint = models.CharField(_("huella del contenido"), max_length=64, blank=True, default="", editable=False)
 
     class Meta:
         ordering = ["-created_at", "-id"]
         verbose_name = _("documento")
         verbose_name_plural = _("documentos")
-        indexes = [models.Index(fields=["content_type", "object_id"], name="core_document_related_idx")]
+        indexes = [models.Index(fields=["content_type", "object_id"], name="core_document_related_idx"),
+                   models.Index(fields=["fingerprint"], name="core_document_fingerprint_idx",
+                                condition=~models.Q(fingerprint=""))]
 
     def __str__(self) -> str:
         return f"{self.verification_code} {self.title}"

@@ -1,11 +1,17 @@
 """A report as an XLSX workbook (openpyxl; numbers stay numbers) and as an issued PDF (the document
-service: letterhead, verification code, stored like every other document)."""
+service: letterhead, verification code, stored like every other document — once per report, filters,
+office and figures: downloading it again returns the same document)."""
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import io
+import json
 from datetime import date
 from decimal import Decimal
 
+from django.core.files.storage import default_storage
+from django.db import connection, transaction
 from django.utils.translation import gettext as _
 
 from assessments.reports.tables import COUNT, DATE, MONEY, NUMBER, PCT, Report, Table
@@ -75,10 +81,47 @@ def report_xlsx(report: Report) -> bytes:
     return out.getvalue()
 
 
-def report_pdf(report: Report, *, office=None, actor=None):
-    """Issue the report as a PDF document (kind REPORT); returns the core.models.Document."""
-    from core.documents.services import document_render
+REPORT_TEMPLATE = "reports/report_pdf.html"
 
-    title = f"{report.title} — {report.period_label}"[:200]
-    return document_render(template_name="reports/report_pdf.html", context={"report": report, "office": office},
-                           kind="REPORT", title=title, actor=actor)
+
+def report_fingerprint(report: Report, *, filters=None, office=None, language: str = "es") -> str:
+    """What makes two PDFs of a report the same document: the report (its slug, filters, office, language)
+    and everything it prints — figures, rows, chart, notes and the day it was generated."""
+    payload = {"template": REPORT_TEMPLATE, "report": dataclasses.asdict(report),
+               "filters": dataclasses.asdict(filters) if filters is not None else None,
+               "office": getattr(office, "pk", None), "language": language}
+    text = json.dumps(payload, sort_keys=True, default=str, ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def report_pdf(report: Report, *, filters=None, office=None, actor=None):
+    """The report as an issued PDF document (kind REPORT); returns the core.models.Document.
+
+    Asked again for the same report, filters, office and figures, it returns the document already
+    issued (same verification code) instead of storing another; once a figure changes, or on another
+    day (the PDF prints the day it was generated), a new document is issued."""
+    from core.documents.services import document_render
+    from core.models import Document
+
+    fingerprint = report_fingerprint(report, filters=filters, office=office)
+    with transaction.atomic():
+        _lock(fingerprint)   # two clicks at once: the second waits and finds the first one's document
+        existing = (Document.objects.filter(kind=Document.Kind.REPORT, fingerprint=fingerprint)
+                    .order_by("-created_at", "-pk").first())
+        if existing is not None and existing.file and default_storage.exists(existing.file.name):
+            return existing
+        title = f"{report.title} — {report.period_label}"[:200]
+        document = document_render(template_name=REPORT_TEMPLATE, context={"report": report, "office": office},
+                                   kind="REPORT", title=title, actor=actor)
+        Document.objects.filter(pk=document.pk).update(fingerprint=fingerprint)
+        document.fingerprint = fingerprint
+    return document
+
+
+def _lock(fingerprint: str) -> None:
+    """A transaction-scoped PostgreSQL advisory lock on the fingerprint (nothing on other databases)."""
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [int.from_bytes(bytes.fromhex(fingerprint[:16]), "big",
+                                                                            signed=True)])

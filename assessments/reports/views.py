@@ -11,6 +11,7 @@ from django.views.generic import TemplateView
 
 from assessments.reports import catalog, exports
 from assessments.reports.forms import ReportFilterForm
+from core.documents.services import document_download_record
 from core.mixins import StaffRequiredMixin
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -39,14 +40,17 @@ class ReportView(StaffRequiredMixin, TemplateView):
                                            for k, v in form.initial.items()}, today=today)
         if not form.is_valid():
             return self.render_to_response({"spec": spec, "form": form, "report": None}, status=400)
-        report = catalog.build(slug, form.filters())
+        filters = form.filters()
+        report = catalog.build(slug, filters)
         name = f"informe-{slug}-{form.cleaned_data['start']:%Y%m%d}-{form.cleaned_data['end']:%Y%m%d}"
         if fmt == "xlsx":
             response = HttpResponse(exports.report_xlsx(report), content_type=XLSX)
             response["Content-Disposition"] = f'attachment; filename="{name}.xlsx"'
             return response
         if fmt == "pdf":
-            document = exports.report_pdf(report, office=form.district_office(), actor=request.user)
+            document = exports.report_pdf(report, filters=filters, office=form.district_office(),
+                                          actor=request.user)
+            document_download_record(document=document, user=request.user, ip=request.META.get("REMOTE_ADDR"))
             with document.file.open("rb") as fh:
                 response = HttpResponse(fh.read(), content_type="application/pdf")
             response["Content-Disposition"] = f'attachment; filename="{name}.pdf"'

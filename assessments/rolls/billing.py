@@ -104,15 +104,20 @@ def bill_roll(*, roll: Roll, actor, on: date, progress=None) -> int:
     return created
 
 
-def register_roll_liens(*, roll: Roll, actor, on: date) -> list[int]:
+def open_roll_receivables(roll: Roll):
+    """The roll's charges still open: each constitutes its lien when the roll is finalized."""
+    return Receivable.objects.filter(source_type=source_type(roll), status=Receivable.Status.OPEN)
+
+
+def register_roll_liens(*, roll: Roll, actor, on: date, progress=None) -> list[int]:
     """LIEN-1 on finalization: each open charge of the roll constitutes its lien on the land, dated `on`.
 
     A charge already paid in full before July 1 constitutes none. Returns the parcels whose ranking
-    must be recomputed (the caller queues that after commit).
+    must be recomputed (the caller queues that after commit). `progress(done)` is told after each
+    batch of charges prepared, and once more when their liens are registered.
     """
     fund = fund_for(roll.district)
-    receivables = (Receivable.objects.filter(source_type=source_type(roll), status=Receivable.Status.OPEN)
-                   .select_related("account").order_by("pk"))
+    receivables = open_roll_receivables(roll).select_related("account").order_by("pk")
     rows, ids, parcels = [], [], []
     for rec in receivables.iterator(chunk_size=CHUNK):
         rows.append({"parcel_id": rec.account.parcel_id, "kind": fund.lien_kind, "amount": rec.amount,
@@ -121,10 +126,14 @@ def register_roll_liens(*, roll: Roll, actor, on: date) -> list[int]:
                      "finances_public_infrastructure": fund.finances_public_infrastructure})
         ids.append(rec.pk)
         parcels.append(rec.account.parcel_id)
+        if progress is not None and len(ids) % CHUNK == 0:
+            progress(len(ids))
     lien_services.lien_register_bulk(rows=rows, actor=actor)
     # From now on full payment satisfies the lien and a returned payment reinstates it.
     for i in range(0, len(ids), CHUNK):
         Receivable.objects.filter(pk__in=ids[i:i + CHUNK]).update(creates_lien=True)
+    if progress is not None:
+        progress(len(ids))
     return parcels
 
 

@@ -1,18 +1,20 @@
 """Progress of a long roll operation: the job row at start and end, the cache in between.
 
 The generation runs in one transaction, so its own row updates would be invisible until the end;
-the cache (Redis in production) carries the live count to the page and the command line.
+the cache (core.progress, Redis in production) carries the live count to the page and the command line.
 """
 from __future__ import annotations
 
-from django.core.cache import cache
 from django.utils import timezone
 
 from assessments.rolls.models import RollJob
+from core.progress import JobProgress, percent
+
+LIVE = JobProgress("rolljob")
 
 
 def cache_key(job_id: int) -> str:
-    return f"rolljob:{job_id}:done"
+    return LIVE.key(job_id)
 
 
 class Reporter:
@@ -23,7 +25,7 @@ class Reporter:
 
     def update(self, done: int) -> None:
         if self.job is not None:
-            cache.set(cache_key(self.job.pk), done, timeout=3600)
+            LIVE.report(self.job.pk, done, self.total)
         if self.echo is not None:
             self.echo(done, self.total)
 
@@ -31,7 +33,7 @@ class Reporter:
         if self.job is not None:
             RollJob.objects.filter(pk=self.job.pk).update(status=RollJob.Status.DONE, done=self.total,
                                                           message=message, finished_at=timezone.now())
-            cache.delete(cache_key(self.job.pk))
+            LIVE.clear(self.job.pk)
 
     def fail(self, message: str) -> None:
         if self.job is not None:
@@ -42,7 +44,8 @@ class Reporter:
 def job_state(job: RollJob) -> dict:
     done = job.done
     if job.status == RollJob.Status.RUNNING:
-        done = cache.get(cache_key(job.pk), 0)
-    pct = int(100 * done / job.total) if job.total else (100 if job.status == RollJob.Status.DONE else 0)
+        live = LIVE.read(job.pk)
+        done = live[0] if live else 0
+    pct = percent(done, job.total, finished=job.status == RollJob.Status.DONE)
     return {"id": job.pk, "status": job.status, "done": done, "total": job.total, "percent": pct,
             "message": job.message}

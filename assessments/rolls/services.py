@@ -207,14 +207,20 @@ def roll_certify(*, roll: Roll, actor, on: date | None = None, job: RollJob | No
     from assessments.rolls.billing import billable_lines
 
     report = progress.Reporter(job, total=billable_lines(current).count(), echo=echo)
+    return _reported(report, "Error inesperado al certificar",
+                     lambda: _certify_and_bill(roll=current, actor=actor, on=on, report=report))
+
+
+def _reported(report: progress.Reporter, failure: str, step) -> Outcome:
+    """Run a job's `step` in one transaction; its end (or its failure, with the reason) goes to the job."""
     try:
         with transaction.atomic():
-            outcome = _certify_and_bill(roll=current, actor=actor, on=on, report=report)
+            outcome = step()
     except RollError as exc:
         report.fail("; ".join(exc.messages))
         raise
     except Exception as exc:
-        report.fail(f"Error inesperado al certificar: {exc}")
+        report.fail(f"{failure}: {exc}")
         raise
     report.finish(outcome.message)
     return outcome
@@ -240,11 +246,26 @@ def _certify_and_bill(*, roll: Roll, actor, on: date | None, report: progress.Re
     return Outcome(roll, True, f"{roll} certificado; {billed} cargos registrados.")
 
 
-@transaction.atomic
-def roll_finalize(*, roll: Roll, actor=None, on: date | None = None) -> Outcome:
-    """CERTIFIED → FINALIZED (immutable from here): the liens of its open charges are constituted today."""
+def roll_finalize(*, roll: Roll, actor=None, on: date | None = None, job: RollJob | None = None,
+                  echo=None) -> Outcome:
+    """CERTIFIED → FINALIZED (immutable from here): the liens of its open charges are constituted today.
+
+    One transaction: a worker killed half way leaves the roll certified with no lien, and the
+    redelivered task finalizes it once. A finalized roll is left as it is. Progress (charges whose
+    lien is prepared) goes to `job` (page) and `echo` (command line)."""
+    current = Roll.objects.get(pk=roll.pk)
+    if current.status == Roll.Status.FINALIZED:
+        return Outcome(current, False, f"{current} ya estaba finalizado.")
+    from assessments.rolls.billing import open_roll_receivables
+
+    report = progress.Reporter(job, total=open_roll_receivables(current).count(), echo=echo)
+    return _reported(report, "Error inesperado al finalizar",
+                     lambda: _finalize(roll=current, actor=actor, on=on, report=report))
+
+
+def _finalize(*, roll: Roll, actor, on: date | None, report: progress.Reporter) -> Outcome:
     roll = Roll.objects.select_for_update().get(pk=roll.pk)
-    if roll.status == Roll.Status.FINALIZED:
+    if roll.status == Roll.Status.FINALIZED:   # finalized by another delivery while we waited for the lock
         return Outcome(roll, False, f"{roll} ya estaba finalizado.")
     if roll.status != Roll.Status.CERTIFIED:
         raise RollError("Solo se finaliza un padrón certificado.")
@@ -255,7 +276,7 @@ def roll_finalize(*, roll: Roll, actor=None, on: date | None = None) -> Outcome:
     from assessments.rolls.billing import register_roll_liens
     from liens.tasks import liens_rank_parcels_task
 
-    parcels = register_roll_liens(roll=roll, actor=actor, on=on or timezone.localdate())
+    parcels = register_roll_liens(roll=roll, actor=actor, on=on or timezone.localdate(), progress=report.update)
     for i in range(0, len(parcels), 500):
         chunk = parcels[i:i + 500]
         transaction.on_commit(lambda chunk=chunk: liens_rank_parcels_task.delay(chunk))

@@ -23,10 +23,9 @@ def roll_generate_task(self, job_id: int) -> str:
     return outcome.message
 
 
-@shared_task(bind=True, acks_late=True, max_retries=3, default_retry_delay=30)
-def roll_certify_task(self, job_id: int) -> str:
-    """Certify and bill a roll. A second delivery changes nothing: a DONE job returns its message and
-    the service leaves a roll that is no longer in draft as it is."""
+def _run_roll_job(job_id: int, service) -> str:
+    """A roll job on the district's roll of the job's year. A second delivery changes nothing: a DONE
+    job returns its message and the service leaves a roll already past that step as it is."""
     job = RollJob.objects.select_related("district", "requested_by").get(pk=job_id)
     if job.status == RollJob.Status.DONE:
         return job.message
@@ -36,13 +35,25 @@ def roll_certify_task(self, job_id: int) -> str:
                                                  message="No existe el padrón de ese distrito y año fiscal.")
         return "failed"
     try:
-        outcome = services.roll_certify(roll=roll, actor=job.requested_by, job=job)
+        outcome = service(roll=roll, actor=job.requested_by, job=job)
     except services.RollError:
         return "failed"     # the service wrote the reason on the job
     if not outcome.changed:
         RollJob.objects.filter(pk=job.pk).exclude(status=RollJob.Status.DONE).update(
             status=RollJob.Status.DONE, message=outcome.message, finished_at=timezone.now())
     return outcome.message
+
+
+@shared_task(bind=True, acks_late=True, max_retries=3, default_retry_delay=30)
+def roll_certify_task(self, job_id: int) -> str:
+    """Certify and bill a roll (services.roll_certify)."""
+    return _run_roll_job(job_id, services.roll_certify)
+
+
+@shared_task(bind=True, acks_late=True, max_retries=3, default_retry_delay=30)
+def roll_finalize_task(self, job_id: int) -> str:
+    """Finalize a certified roll, its liens constituted today (services.roll_finalize)."""
+    return _run_roll_job(job_id, services.roll_finalize)
 
 
 @shared_task(acks_late=True)

@@ -132,9 +132,12 @@ class RollDetailView(StaffRequiredMixin, TemplateView):
                    water_price_missing=not roll.is_irrigation and not _has_parameter("laj_water_sales", roll),
                    delinquency_missing=roll.is_irrigation and not _has_parameter("irr_delinquency", roll))
         ctx["corrections"] = roll_corrections(roll)
-        certify_job = last_certify_job(roll)
+        certify_job = last_roll_job(roll, CERTIFY)
         if certify_job is not None:
             ctx.update(certify_job=certify_job, certify_state=progress.job_state(certify_job))
+        finalize_job = last_roll_job(roll, FINALIZE)
+        if finalize_job is not None:
+            ctx.update(finalize_job=finalize_job, finalize_state=progress.job_state(finalize_job))
         return ctx
 
 
@@ -200,17 +203,9 @@ class RollActionView(WriterRequiredMixin, View):
         roll = get_object_or_404(Roll, pk=pk)
         if action == "certify":
             return self.certify(request, roll)
-        service = {"finalize": services.roll_finalize}.get(action)
-        if service is None:
-            return redirect(roll.get_absolute_url())
-        try:
-            outcome = service(roll=roll, actor=request.user)
-        except ValidationError as exc:
-            messages.error(request, " ".join(exc.messages))
-        else:
-            messages.success(request, outcome.message)
+        if action == "finalize":
+            return self.finalize(request, roll)
         return redirect(roll.get_absolute_url())
-
 
     def certify(self, request, roll: Roll):
         """Certifying bills every line (minutes on a large roll): a worker does it; the roll page shows
@@ -220,26 +215,49 @@ class RollActionView(WriterRequiredMixin, View):
         if roll.status != Roll.Status.DRAFT:
             messages.info(request, _("El padrón ya estaba certificado."))
             return redirect(roll.get_absolute_url())
-        job = active_certify_job(roll)
-        if job is None:
-            job = RollJob.objects.create(district_id=roll.district_id, fiscal_year=roll.fiscal_year,
-                                         operation=CERTIFY, requested_by=request.user)
-            transaction.on_commit(lambda: roll_certify_task.delay(job.pk))
+        queue_roll_job(roll, CERTIFY, roll_certify_task, request.user)
         messages.info(request, _("Certificación en curso: se facturan las líneas del padrón."))
+        return redirect(roll.get_absolute_url())
+
+    def finalize(self, request, roll: Roll):
+        """Finalizing constitutes the lien of every open charge (minutes on a large roll): a worker does
+        it, as with certification, and the roll page shows the progress."""
+        from assessments.rolls.tasks import roll_finalize_task
+
+        if roll.status == Roll.Status.FINALIZED:
+            messages.info(request, _("El padrón ya estaba finalizado."))
+            return redirect(roll.get_absolute_url())
+        if roll.status != Roll.Status.CERTIFIED:
+            messages.error(request, _("Solo se finaliza un padrón certificado."))
+            return redirect(roll.get_absolute_url())
+        queue_roll_job(roll, FINALIZE, roll_finalize_task, request.user)
+        messages.info(request, _("Finalización en curso: se constituyen los gravámenes de los cargos abiertos."))
         return redirect(roll.get_absolute_url())
 
 
 CERTIFY = "certify"
+FINALIZE = "finalize"
 
 
-def active_certify_job(roll: Roll) -> RollJob | None:
-    return (RollJob.objects.filter(district_id=roll.district_id, fiscal_year=roll.fiscal_year, operation=CERTIFY,
+def queue_roll_job(roll: Roll, operation: str, task, actor) -> RollJob:
+    """The roll's job for `operation` waiting or running, or a new one whose task is sent on commit:
+    a double click reuses the queued job instead of doubling it."""
+    job = active_roll_job(roll, operation)
+    if job is None:
+        job = RollJob.objects.create(district_id=roll.district_id, fiscal_year=roll.fiscal_year,
+                                     operation=operation, requested_by=actor)
+        transaction.on_commit(lambda: task.delay(job.pk))
+    return job
+
+
+def active_roll_job(roll: Roll, operation: str) -> RollJob | None:
+    return (RollJob.objects.filter(district_id=roll.district_id, fiscal_year=roll.fiscal_year, operation=operation,
                                    status__in=[RollJob.Status.QUEUED, RollJob.Status.RUNNING])
             .order_by("-created_at", "-pk").first())
 
 
-def last_certify_job(roll: Roll) -> RollJob | None:
-    return (RollJob.objects.filter(district_id=roll.district_id, fiscal_year=roll.fiscal_year, operation=CERTIFY)
+def last_roll_job(roll: Roll, operation: str) -> RollJob | None:
+    return (RollJob.objects.filter(district_id=roll.district_id, fiscal_year=roll.fiscal_year, operation=operation)
             .order_by("-created_at", "-pk").first())
 
 

@@ -9,7 +9,6 @@ If the worker dies mid-file, the transaction is undone and the redelivery starts
 from __future__ import annotations
 
 from django.conf import settings
-from django.core.cache import cache
 from django.core.files.base import File
 from django.core.files.storage import default_storage
 from django.db import IntegrityError, transaction
@@ -17,6 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core.audit import audit
+from core.progress import JobProgress, percent
 from districts.imports.models import ImportJob
 from districts.imports.service import ImportRefused, import_apply
 
@@ -28,8 +28,11 @@ def runs_in_background(row_count: int) -> bool:
     return row_count > settings.IMPORT_TASK_THRESHOLD_ROWS
 
 
+LIVE = JobProgress("importjob")  # (rows written, rows to write) while the file is applied
+
+
 def progress_key(job_id: int) -> str:
-    return f"importjob:{job_id}:done"
+    return LIVE.key(job_id)
 
 
 def import_job_queue(*, kind: str, stored_path: str, file_name: str, sha256: str, row_count: int,
@@ -72,7 +75,7 @@ def import_job_run(*, job_id: int) -> ImportJob:
             return _fail(job, _("El archivo revisado ya no está disponible. Súbalo y revíselo de nuevo."))
 
         def report_progress(done: int, total: int) -> None:
-            cache.set(progress_key(job.pk), [done, total], timeout=3600)
+            LIVE.report(job.pk, done, total)
 
         try:
             with default_storage.open(job.stored_path, "rb") as stored:
@@ -104,7 +107,7 @@ def _fail(job: ImportJob, message: str, *, errors: list | None = None, counts: d
 
 
 def _discard(path: str, job_id: int) -> None:
-    cache.delete(progress_key(job_id))
+    LIVE.clear(job_id)
     if path and default_storage.exists(path):
         default_storage.delete(path)
 
@@ -123,10 +126,9 @@ def job_state(job: ImportJob) -> dict:
     writes = job.counts.get("created", 0) + job.counts.get("updated", 0)
     done, total = (job.done, writes) if job.is_finished else (0, job.row_count)
     if job.status == ImportJob.Status.RUNNING:
-        done, total = cache.get(progress_key(job.pk)) or (0, job.row_count)
-    percent = min(99, 100 * done // total) if total else 0  # 100 only once the file is committed
-    if job.status == ImportJob.Status.DONE:
-        percent = 100
+        done, total = LIVE.read(job.pk) or (0, job.row_count)
+    # 100 only once the file is committed
+    pct = 100 if job.status == ImportJob.Status.DONE else percent(done, total, cap=99)
     return {"id": job.pk, "status": job.status, "status_label": str(job.get_status_display()), "done": done,
-            "total": total, "percent": percent, "message": job.message, "counts": job.counts,
+            "total": total, "percent": pct, "message": job.message, "counts": job.counts,
             "finished": job.is_finished}

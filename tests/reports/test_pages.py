@@ -80,6 +80,57 @@ def test_pdf_download_is_an_issued_report(staff_client, ledger_data):
     assert doc.kind == "REPORT" and "400" not in doc.title     # a document title never carries amounts
 
 
+def test_pdf_downloaded_again_is_the_same_document_until_the_figures_change(
+        staff_client, auditor_user, ledger_data, staff_user):
+    from datetime import date
+
+    from assessments.ledger.services import account_for_parcel, payment_record
+    from core.models import DocumentDownloadLog
+    from districts.models import Parcel
+
+    pdf = {**RANGE, "format": "pdf"}
+    first = staff_client.get(URL, pdf)
+    again = staff_client.get(URL, pdf)
+    assert Document.objects.count() == 1
+    doc = Document.objects.get()
+    assert first.content == again.content == doc.file.open("rb").read()
+    assert len(doc.fingerprint) == 64
+    # Another member of the staff gets the office's same document; every download is logged.
+    staff_client.force_login(auditor_user)
+    assert staff_client.get(URL, pdf).content == first.content
+    assert Document.objects.count() == 1
+    assert DocumentDownloadLog.objects.filter(document=doc).count() == 3
+
+    # Other filters: another report, another document.
+    staff_client.get(URL, {**pdf, "fund": "fondo-a"})
+    assert Document.objects.count() == 2
+    staff_client.get(URL, {**pdf, "group": "quarter"})
+    assert Document.objects.count() == 3
+    # Same filters, new figures (a payment recorded since): a new document, and the old one stays as issued.
+    payment_record(account=account_for_parcel(Parcel.objects.get(cadastre="500-000-000-01")), amount=D("10.00"),
+                   method="CASH", paid_on=date(2026, 2, 2), payer="Prueba", idempotency_key="rep-new", batch=None,
+                   source="API", actor=staff_user)
+    changed = staff_client.get(URL, pdf)
+    assert changed.content != first.content
+    assert Document.objects.count() == 4
+    assert Document.objects.filter(pk=doc.pk).exists()
+    assert staff_client.get(URL, pdf).content == changed.content
+    assert Document.objects.count() == 4
+
+
+def test_report_issued_another_day_is_a_new_document(staff_client, ledger_data, monkeypatch):
+    from datetime import date
+
+    from django.utils import timezone
+
+    pdf = {**RANGE, "format": "pdf"}
+    staff_client.get(URL, pdf)
+    monkeypatch.setattr(timezone, "localdate", lambda *a, **k: date(2030, 1, 2))   # the PDF prints the day
+    staff_client.get(URL, pdf)
+    staff_client.get(URL, pdf)
+    assert Document.objects.count() == 2
+
+
 def test_wide_report_pdf_is_landscape(staff_client, sid_data):
     from pypdf import PdfReader
 

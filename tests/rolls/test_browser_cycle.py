@@ -54,3 +54,12 @@ def test_staff_run_the_whole_roll_cycle(live_server, page, irrigation_register, 
     assert roll.status == Roll.Status.FINALIZED
     assert Decimal(roll.totals["total"]) == Decimal(expected["total"])
     page.screenshot(path="artifacts/screenshots/roll.png", full_page=True)
+
+    # The aging page of the roll's district (IRR-12 columns: its widest table) never overflows the window:
+    # the table scrolls inside its own box.
+    page.goto(f"{live_server.url}/padrones/morosidad/?district=riego-sur&as_of=2027-03-01")
+    page.wait_for_selector("h2:has-text('Cuentas morosas')")
+    assert page.locator(".table-scroll table.data tbody tr").count() > 1
+    for width in (1300, 1024):
+        page.set_viewport_size({"width": width, "height": 900})
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), width

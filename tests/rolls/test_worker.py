@@ -9,7 +9,6 @@ from decimal import Decimal
 
 import psycopg
 import pytest
-from django.core.cache import cache
 from django.db import connection
 
 from assessments.rolls import progress
@@ -73,7 +72,7 @@ def test_killed_worker_leaves_no_partial_roll_and_redelivery_builds_it_once(cele
     with _audit_table_locked() as locker:
         celery_worker_process.send(roll_generate_task, job.pk)
         _wait(lambda: _blocked_backend(locker) is not None, 300, "the roll to reach its last write")
-        assert (cache.get(progress.cache_key(job.pk)) or 0) > 0  # lines were streamed before the wait
+        assert (progress.LIVE.read(job.pk) or (0, 0))[0] > 0  # lines were streamed before the wait
         children = celery_worker_process.child_pids()
         assert children, celery_worker_process.log()[-2000:]
         os.kill(children[0], signal.SIGKILL)
