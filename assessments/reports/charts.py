@@ -64,10 +64,12 @@ def value_text(value, money: bool) -> str:
 
 
 def chart_svg(*, uid: str, title: str, desc: str, labels: list[str], bars: list[Series], line: Series | None = None,
-              stacked: bool = False, money: bool = True) -> str:
-    """Bars per label (side by side, or stacked), and a line over them if given."""
+              stacked: bool = False, money: bool = True, width: int = WIDTH, height: int = HEIGHT) -> str:
+    """Bars per label (side by side, or stacked), and a line over them if given. `width` and
+    `height` are the drawing's own units: a chart shown in a narrow column draws narrower, so its
+    text is not scaled down to nothing."""
     n = max(len(labels), 1)
-    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+    plot_w, plot_h = width - LEFT - RIGHT, height - TOP - BOTTOM
     if stacked:
         tops = [sum(float(s.values[i]) for s in bars) for i in range(len(labels))]
     else:
@@ -81,14 +83,14 @@ def chart_svg(*, uid: str, title: str, desc: str, labels: list[str], bars: list[
     def y(v: float) -> float:
         return TOP + plot_h - (max(v, 0.0) / top * plot_h)
 
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="report-chart" viewBox="0 0 {WIDTH} {HEIGHT}" '
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="report-chart" viewBox="0 0 {width} {height}" '
            f'width="100%" role="img" aria-labelledby="{uid}-t {uid}-d" font-family="DejaVu Sans, sans-serif" '
            f'font-size="11">',
            f'<title id="{uid}-t">{escape(title)}</title><desc id="{uid}-d">{escape(desc)}</desc>']
     for k in range(5):   # gridlines and y labels
         v = top * k / 4
         yy = y(v)
-        out.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{yy:.1f}" y2="{yy:.1f}" stroke="#d9e0e7" '
+        out.append(f'<line x1="{LEFT}" x2="{width - RIGHT}" y1="{yy:.1f}" y2="{yy:.1f}" stroke="#d9e0e7" '
                    f'stroke-width="1"/><text x="{LEFT - 6}" y="{yy + 4:.1f}" text-anchor="end" fill="#5f6b7a">'
                    f'{escape(tick_label(v, money))}</text>')
     slot = plot_w / n
@@ -126,7 +128,7 @@ def chart_svg(*, uid: str, title: str, desc: str, labels: list[str], bars: list[
             tip = f"{labels[i]} — {line.name}: {value_text(v, money)}"
             out.append(f'<circle cx="{LEFT + slot * (i + 0.5):.1f}" cy="{y(float(v)):.1f}" r="3.5" '
                        f'fill="{line.color}"><title>{escape(tip)}</title></circle>')
-    out.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(0):.1f}" y2="{y(0):.1f}" stroke="#5f6b7a"/>')
+    out.append(f'<line x1="{LEFT}" x2="{width - RIGHT}" y1="{y(0):.1f}" y2="{y(0):.1f}" stroke="#5f6b7a"/>')
     out.append(_legend(bars, line))
     out.append("</svg>")
     return "".join(out)

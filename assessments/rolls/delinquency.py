@@ -23,7 +23,8 @@ def aging_chart(summary: dict[str, Decimal]) -> str:
                      desc=_("Principal y recargos asentados, vencidos y pendientes, por días desde el vencimiento."),
                      labels=[str(BUCKET_LABELS[k]) for k in keys],
                      bars=[Series(_("Vencido"), [summary.get(k, ZERO) for k in keys], BAR_COLORS[keys[0]],
-                                  colors=tuple(BAR_COLORS[k] for k in keys))])
+                                  colors=tuple(BAR_COLORS[k] for k in keys))],
+                     width=520, height=340)     # drawn in half the page's width
 
 
 # IRR-12 for one delinquent parcel: liens.selectors.SeizureFigures (amount_owed, max_seizable_value,
