@@ -22,8 +22,8 @@ from core.models import (
 from core.roles import can_write
 from core.workqueue import clocks_mark_missed, flag_resolve
 
-admin.site.site_header = "Cargos sobre la tierra — Administración"
-admin.site.site_title = "Administración"
+admin.site.site_header = _("Cargos sobre la tierra — Administración")
+admin.site.site_title = _("Administración")
 
 
 @admin.register(AuditEntry)

@@ -4,6 +4,8 @@ from __future__ import annotations
 from datetime import date
 from decimal import Decimal
 
+from django.utils.translation import gettext as _
+
 
 def add_years(day: date, years: int) -> date:
     """Same day `years` later; Feb 29 falls back to Feb 28 in a common year."""
@@ -18,11 +20,11 @@ def membership_errors(*, included_on: date | None, free_period_end: date | None,
     """IRR-4: E may not be earlier than inclusion + 1 year; first water may not precede inclusion."""
     errors: dict[str, str] = {}
     if included_on and free_period_end and free_period_end < add_years(included_on, 1):
-        errors["free_period_end"] = (
-            f"IRR-4: el período libre no puede terminar antes de un año después de la inclusión "
-            f"({add_years(included_on, 1).isoformat()}).")
+        errors["free_period_end"] = _(
+            "IRR-4: el período libre no puede terminar antes de un año después de la inclusión "
+            "(%(date)s).") % {"date": add_years(included_on, 1).isoformat()}
     if included_on and first_water_on and first_water_on < included_on:
-        errors["first_water_on"] = "IRR-4: los doce meses se cuentan solo después de la inclusión."
+        errors["first_water_on"] = _("IRR-4: los doce meses se cuentan solo después de la inclusión.")
     if credit_pct is not None and not (Decimal("0") <= credit_pct <= Decimal("100")):
-        errors["credit_pct"] = "LAJ-4: el porcentaje de crédito debe estar entre 0 y 100."
+        errors["credit_pct"] = _("LAJ-4: el porcentaje de crédito debe estar entre 0 y 100.")
     return errors

@@ -6,6 +6,7 @@ from decimal import Decimal
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from core.audit import audit
 from districts.models import Ownership, Parcel, Party
@@ -30,14 +31,16 @@ def parcel_sell(*, actor, parcel: Parcel, buyers: list[tuple[Party, Decimal]], o
                 deed: str = "") -> list[Ownership]:
     """Record a sale: current ownerships end on `on`, the buyers' start. Charges stay with the land."""
     if not buyers:
-        raise ValidationError({"buyers": "Indique al menos un comprador."})
-    total = sum((share for _, share in buyers), Decimal("0"))
+        raise ValidationError({"buyers": _("Indique al menos un comprador.")})
+    total = sum((share for _party, share in buyers), Decimal("0"))
     if total != Decimal("100"):
-        raise ValidationError({"buyers": f"Las participaciones deben sumar 100 %, suman {total} %."})
+        raise ValidationError({"buyers": _("Las participaciones deben sumar 100 %%, suman %(total)s %%.") % {
+            "total": total}})
     current = list(Ownership.objects.select_for_update().filter(parcel=parcel, end_date__isnull=True))
     for own in current:
         if own.start_date >= on:
-            raise ValidationError({"on": f"La venta debe ser posterior al {own.start_date.isoformat()}."})
+            raise ValidationError({"on": _("La venta debe ser posterior al %(date)s.") % {
+                "date": own.start_date.isoformat()}})
         own.end_date = on
         own.save(update_fields=["end_date", "updated_at"])
     created = [Ownership.objects.create(parcel=parcel, party=party, share_pct=share, start_date=on, deed=deed)

@@ -15,6 +15,9 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
 # FRA-1 / FRA-2: the one derivation of the class, shared with the tariff engine (see module doc).
 from assessments.rules.deadlines import Clock, unmoved_due
 from assessments.rules.franchise import EXEMPTIONS, PLANS, SOURCES, USES, tariff_class  # noqa: F401
@@ -42,14 +45,16 @@ def validity_errors(*, original_issue_date: date | None, issue_date: date | None
     """FRA-6: the franchise's dates, as field → message (Spanish, shown to staff)."""
     errors: dict[str, str] = {}
     if issue_date and expiry_date and expiry_date <= issue_date:
-        errors["expiry_date"] = "La fecha de vencimiento debe ser posterior a la de expedición."
+        errors["expiry_date"] = _("La fecha de vencimiento debe ser posterior a la de expedición.")
     if original_issue_date and issue_date and issue_date < original_issue_date:
-        errors["original_issue_date"] = "La expedición original no puede ser posterior a la expedición vigente."
+        errors["original_issue_date"] = _("La expedición original no puede ser posterior a la "
+                                          "expedición vigente.")
     if original_issue_date and expiry_date and expiry_date > max_expiry(original_issue_date):
-        errors["expiry_date"] = (
-            f"La vigencia con sus enmiendas y renovaciones no puede exceder {MAX_TERM_YEARS} años desde la "
-            f"expedición original ({original_issue_date.isoformat()}): vence a más tardar el "
-            f"{max_expiry(original_issue_date).isoformat()} (FRA-6, sec. 8.17).")
+        errors["expiry_date"] = _(
+            "La vigencia con sus enmiendas y renovaciones no puede exceder %(years)s años desde la "
+            "expedición original (%(original)s): vence a más tardar el %(latest)s (FRA-6, sec. 8.17)."
+        ) % {"years": MAX_TERM_YEARS, "original": original_issue_date.isoformat(),
+             "latest": max_expiry(original_issue_date).isoformat()}
     return errors
 
 
@@ -57,26 +62,29 @@ def validity_errors(*, original_issue_date: date | None, issue_date: date | None
 
 DOCUMENTS = {
     # FRA-5 (sec. 8.16)
-    "FRANCHISE_NUMBER": "Número de la franquicia",
-    "HOLDER_NAME": "Nombre del tenedor",
-    "RECIPIENT_NAME": "Nombre de quien recibe la franquicia",
-    "REASONS_EVIDENCE": "Razones que fundamentan la solicitud y evidencia",
-    "OWNER_CONSENT": "Consentimiento escrito del dueño de la propiedad",
-    "SIGNATURES_BOTH": "Firmas de quien transfiere y de quien recibe",
-    "INCORPORATION_OR_GOOD_STANDING": "Certificado de incorporación o de vigencia corporativa",
-    "REPRESENTATIVE_NAME_POSITION": "Nombre y puesto del representante (o contrato que acredita la representación)",
-    "MEMBERS_RESOLUTION_AFFIDAVIT": "Resolución de los miembros autorizando la solicitud, mediante afidávit",
-    "ACQUIRED_RIGHT_TRANSFERRED": "Transferencia previa del derecho adquirido (sec. 6.14)",
+    "FRANCHISE_NUMBER": gettext_lazy("Número de la franquicia"),
+    "HOLDER_NAME": gettext_lazy("Nombre del tenedor"),
+    "RECIPIENT_NAME": gettext_lazy("Nombre de quien recibe la franquicia"),
+    "REASONS_EVIDENCE": gettext_lazy("Razones que fundamentan la solicitud y evidencia"),
+    "OWNER_CONSENT": gettext_lazy("Consentimiento escrito del dueño de la propiedad"),
+    "SIGNATURES_BOTH": gettext_lazy("Firmas de quien transfiere y de quien recibe"),
+    "INCORPORATION_OR_GOOD_STANDING": gettext_lazy("Certificado de incorporación o de vigencia corporativa"),
+    "REPRESENTATIVE_NAME_POSITION": gettext_lazy(
+        "Nombre y puesto del representante (o contrato que acredita la representación)"),
+    "MEMBERS_RESOLUTION_AFFIDAVIT": gettext_lazy(
+        "Resolución de los miembros autorizando la solicitud, mediante afidávit"),
+    "ACQUIRED_RIGHT_TRANSFERRED": gettext_lazy("Transferencia previa del derecho adquirido (sec. 6.14)"),
     # FRA-6 (sec. 8.17)
-    "OFFICIAL_FORM": "Formulario oficial",
-    "SPECIFIC_CHANGES": "Cambios específicos que se solicitan",
+    "OFFICIAL_FORM": gettext_lazy("Formulario oficial"),
+    "SPECIFIC_CHANGES": gettext_lazy("Cambios específicos que se solicitan"),
     # FRA-7 (sec. 8.18)
-    "RENEWAL_APPLICATION": "Solicitud de renovación con la información actualizada",
+    "RENEWAL_APPLICATION": gettext_lazy("Solicitud de renovación con la información actualizada"),
     # FRA-9 (sec. 8.20)
-    "SECTION_2_14": "Cumplimiento de la sección 2.14",
-    "CLOSURE_LETTER": "Carta indicando las acciones tomadas para cerrar el sistema de extracción",
-    "OWNER_COPY_CERTIFIED_MAIL": "Copia al dueño de la propiedad por correo certificado con acuse de recibo",
-    "SEALING_REPORT": "Informe de terminación de obras del sellado (sec. 7.13)",
+    "SECTION_2_14": gettext_lazy("Cumplimiento de la sección 2.14"),
+    "CLOSURE_LETTER": gettext_lazy("Carta indicando las acciones tomadas para cerrar el sistema de extracción"),
+    "OWNER_COPY_CERTIFIED_MAIL": gettext_lazy(
+        "Copia al dueño de la propiedad por correo certificado con acuse de recibo"),
+    "SEALING_REPORT": gettext_lazy("Informe de terminación de obras del sellado (sec. 7.13)"),
 }
 KINDS = ("TRANSFER", "AMENDMENT", "RENEWAL", "CANCELLATION")
 PARTY_TYPES = ("PERSON", "COMPANY", "OTHER_BODY")

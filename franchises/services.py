@@ -13,6 +13,7 @@ from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from assessments.rules.deadlines import unmoved_due
 from core import workqueue
@@ -169,28 +170,28 @@ def application_file(*, actor, franchise: Franchise, kind: str, received_on: dat
     errors: dict[str, str] = {}
     allowed = {Franchise.Status.ACTIVE} | ({Franchise.Status.SUSPENDED} if kind == Kind.CANCELLATION else set())
     if kind not in Kind.values:
-        errors["kind"] = f"Tipo de solicitud desconocido: {kind!r}."
+        errors["kind"] = _("Tipo de solicitud desconocido: %(kind)r.") % {"kind": kind}
     elif franchise.status not in allowed:
-        errors["franchise"] = f"La franquicia está {franchise.get_status_display().lower()}."
+        errors["franchise"] = _("La franquicia está %(status)s.") % {"status": franchise.get_status_display().lower()}
     elif franchise.applications.filter(kind=kind, status__in=Application.OPEN_STATUSES).exists():
-        errors["kind"] = "Ya hay una solicitud de este tipo en trámite para esta franquicia."
+        errors["kind"] = _("Ya hay una solicitud de este tipo en trámite para esta franquicia.")
     recipient_type = _recipient_type(recipient, recipient_type)
     if kind == Kind.TRANSFER:
         if recipient is None:
-            errors["recipient"] = "Indique a quién se transfiere la franquicia."
+            errors["recipient"] = _("Indique a quién se transfiere la franquicia.")
         elif recipient.pk == franchise.holder_id:
-            errors["recipient"] = "Quien recibe debe ser distinto del tenedor actual."
+            errors["recipient"] = _("Quien recibe debe ser distinto del tenedor actual.")
     if kind == Kind.AMENDMENT and requested_gallons is None and requested_expiry_date is None \
             and not requested_conditions.strip():
-        errors["requested_conditions"] = ("Indique los cambios específicos que se solicitan (volumen, vigencia u "
-                                          "otra condición).")
+        errors["requested_conditions"] = _("Indique los cambios específicos que se solicitan (volumen, vigencia "
+                                            "u otra condición).")
     if kind == Kind.RENEWAL:
         if requested_expiry_date is None:
-            errors["requested_expiry_date"] = "Indique el nuevo vencimiento solicitado."
+            errors["requested_expiry_date"] = _("Indique el nuevo vencimiento solicitado.")
         elif requested_expiry_date <= franchise.expiry_date:
-            errors["requested_expiry_date"] = "El nuevo vencimiento debe ser posterior al vigente."
+            errors["requested_expiry_date"] = _("El nuevo vencimiento debe ser posterior al vigente.")
     if kind == Kind.AMENDMENT and requested_expiry_date is not None and requested_expiry_date <= franchise.issue_date:
-        errors["requested_expiry_date"] = "El vencimiento debe ser posterior a la expedición."
+        errors["requested_expiry_date"] = _("El vencimiento debe ser posterior a la expedición.")
     if errors:
         raise ValidationError(errors)
 
@@ -228,7 +229,7 @@ def application_review(*, actor, application: Application, documents: dict, fee_
     """Record the checklist and the facts the decision turns on; the file is now under review."""
     app = Application.objects.select_for_update().get(pk=application.pk)
     if not app.is_open:
-        raise ValidationError({"status": "La solicitud ya fue decidida."})
+        raise ValidationError({"status": _("La solicitud ya fue decidida.")})
     app.documents = {code: bool(documents.get(code)) for code in app.required_documents}
     app.fee_paid, app.controversy, app.changes_conditions = fee_paid, controversy, changes_conditions
     if app.status == Status.RECEIVED:
@@ -243,9 +244,10 @@ def application_review(*, actor, application: Application, documents: dict, fee_
 def _require_complete(app: Application) -> None:
     errors = {}
     if app.missing_documents:
-        errors["documents"] = "Faltan documentos: " + "; ".join(rules.DOCUMENTS[c] for c in app.missing_documents) + "."
+        errors["documents"] = _("Faltan documentos: %(documents)s.") % {
+            "documents": "; ".join(str(rules.DOCUMENTS[c]) for c in app.missing_documents)}
     if app.fee > 0 and not app.fee_paid:
-        errors["fee_paid"] = f"No se han pagado los derechos de presentación (${app.fee})."
+        errors["fee_paid"] = _("No se han pagado los derechos de presentación ($%(fee)s).") % {"fee": app.fee}
     if errors:
         raise ValidationError(errors)
 
@@ -309,7 +311,7 @@ def _new_franchise_from_renewal(app: Application, franchise: Franchise, actor, d
 def _record_notification(app: Application, notified_on: date, method: str, tracking_number: str, actor) -> None:
     """The determination is notified: FRA-11's 30 days for a hearing request start (a work-queue clock)."""
     if app.determination_date and notified_on < app.determination_date:
-        raise ValidationError({"notified_on": "La notificación no puede ser anterior a la determinación."})
+        raise ValidationError({"notified_on": _("La notificación no puede ser anterior a la determinación.")})
     app.notified_on, app.notification_method, app.tracking_number = notified_on, method, tracking_number
     app.hearing_request_due = selectors.deadline("FRA-11", notified_on).due
     _open_clock(rule="FRA-11", target=app, franchise=app.franchise, start=notified_on, due=app.hearing_request_due,
@@ -337,17 +339,18 @@ def application_decide(*, actor, application: Application, decided_on: date, gra
     franchise = Franchise.objects.select_for_update().get(pk=app.franchise_id)
     app.franchise = franchise
     if not app.is_open:
-        raise ValidationError({"status": f"La solicitud ya fue decidida ({app.get_status_display()})."})
+        raise ValidationError({"status": _("La solicitud ya fue decidida (%(status)s).") % {
+            "status": app.get_status_display()}})
     if decided_on < app.received_on:
-        raise ValidationError({"decided_on": "La determinación no puede ser anterior al recibo de la solicitud."})
+        raise ValidationError({"decided_on": _("La determinación no puede ser anterior al recibo de la solicitud.")})
     text = determination.strip()
     if not grant and not text:
-        raise ValidationError({"determination": "Explique los fundamentos de la denegación."})
+        raise ValidationError({"determination": _("Explique los fundamentos de la denegación.")})
     if app.kind == Kind.RENEWAL and outstanding_debt is None:
-        raise ValidationError({"outstanding_debt": "Verifique la deuda por uso de agua antes de decidir una "
-                                                   "renovación (FRA-7): indique el monto, 0.00 si no hay."})
+        raise ValidationError({"outstanding_debt": _("Verifique la deuda por uso de agua antes de decidir una "
+                                                     "renovación (FRA-7): indique el monto, 0.00 si no hay.")})
     if outstanding_debt is not None and outstanding_debt < 0:
-        raise ValidationError({"outstanding_debt": "La deuda no puede ser negativa."})
+        raise ValidationError({"outstanding_debt": _("La deuda no puede ser negativa.")})
 
     if not grant:
         outcome = rules.Outcome(Status.DENIED, "", "")
@@ -368,7 +371,8 @@ def application_decide(*, actor, application: Application, decided_on: date, gra
     if outcome.status in (Status.GRANTED, Status.PROCESSED_AS_NEW):
         _require_complete(app)
         if franchise.status != Franchise.Status.ACTIVE and app.kind != Kind.CANCELLATION:
-            raise ValidationError({"franchise": f"La franquicia está {franchise.get_status_display().lower()}."})
+            raise ValidationError({"franchise": _("La franquicia está %(status)s.") % {
+                "status": franchise.get_status_display().lower()}})
         if app.kind == Kind.TRANSFER:
             changes = _apply_transfer(app, franchise, actor)
         elif app.kind == Kind.AMENDMENT:
@@ -415,9 +419,9 @@ def application_notify(*, actor, application: Application, notified_on: date, me
     """Record how and when the determination was notified; FRA-11's 30 days start here."""
     app = Application.objects.select_for_update().get(pk=application.pk)
     if not app.determination_date:
-        raise ValidationError({"notified_on": "La solicitud aún no tiene determinación que notificar."})
+        raise ValidationError({"notified_on": _("La solicitud aún no tiene determinación que notificar.")})
     if method == Application.NotificationMethod.CERTIFIED_MAIL and not tracking_number.strip():
-        raise ValidationError({"tracking_number": "El correo certificado lleva número de rastreo."})
+        raise ValidationError({"tracking_number": _("El correo certificado lleva número de rastreo.")})
     _record_notification(app, notified_on, method, tracking_number.strip(), actor)
     app.save()
     audit(actor=actor, action="application.notify", target=app, summary=str(app),
@@ -461,7 +465,7 @@ def hearing_request(*, actor=None, application_or_proceeding: Application | Proc
 @transaction.atomic
 def hearing_schedule(*, actor, hearing: Hearing, scheduled_for) -> Hearing:
     if not hearing.accepted:
-        raise ValidationError({"scheduled_for": "No se señala una vista rechazada."})
+        raise ValidationError({"scheduled_for": _("No se señala una vista rechazada.")})
     hearing.scheduled_for = scheduled_for
     hearing.save()
     audit(actor=actor, action="hearing.schedule", target=hearing, summary=str(hearing),
@@ -472,9 +476,9 @@ def hearing_schedule(*, actor, hearing: Hearing, scheduled_for) -> Hearing:
 @transaction.atomic
 def hearing_record_held(*, actor, hearing: Hearing, held_on: date, summary: str = "") -> Hearing:
     if not hearing.accepted:
-        raise ValidationError({"held_on": "La vista fue rechazada."})
+        raise ValidationError({"held_on": _("La vista fue rechazada.")})
     if held_on < hearing.requested_on:
-        raise ValidationError({"held_on": "La vista no puede celebrarse antes de solicitarse."})
+        raise ValidationError({"held_on": _("La vista no puede celebrarse antes de solicitarse.")})
     hearing.held_on, hearing.summary = held_on, summary
     hearing.save()
     audit(actor=actor, action="hearing.held", target=hearing, summary=str(hearing),
@@ -491,7 +495,8 @@ def proceeding_open(*, actor, franchise: Franchise, cause: str, opened_on: date,
     """Open a proceeding to modify, suspend or revoke (FRA-8) or to declare prescription (FRA-10).
     A cease-and-desist order may precede the hearing."""
     if franchise.status not in (Franchise.Status.ACTIVE, Franchise.Status.SUSPENDED):
-        raise ValidationError({"franchise": f"La franquicia está {franchise.get_status_display().lower()}."})
+        raise ValidationError({"franchise": _("La franquicia está %(status)s.") % {
+            "status": franchise.get_status_display().lower()}})
     p = Proceeding(franchise=franchise, cause=cause, opened_on=opened_on, detail=detail,
                    opened_by=actor if getattr(actor, "is_authenticated", False) else None,
                    cease_and_desist=cease_and_desist, cease_and_desist_on=opened_on if cease_and_desist else None)
@@ -507,11 +512,11 @@ def proceeding_notice(*, actor, proceeding: Proceeding, recipient: str, sent_on:
                       delivered_on: date | None = None) -> Proceeding:
     """FRA-8: notice to the holder and to the property owner by certified mail with return receipt."""
     if recipient not in ("HOLDER", "OWNER"):
-        raise ValidationError({"recipient": "Destinatario: HOLDER o OWNER."})
+        raise ValidationError({"recipient": _("Destinatario: HOLDER o OWNER.")})
     if not tracking_number.strip():
-        raise ValidationError({"tracking_number": "El correo certificado lleva número de rastreo."})
+        raise ValidationError({"tracking_number": _("El correo certificado lleva número de rastreo.")})
     if delivered_on and delivered_on < sent_on:
-        raise ValidationError({"delivered_on": "El acuse no puede ser anterior al envío."})
+        raise ValidationError({"delivered_on": _("El acuse no puede ser anterior al envío.")})
     prefix = "holder" if recipient == "HOLDER" else "owner"
     setattr(proceeding, f"{prefix}_notice_sent_on", sent_on)
     setattr(proceeding, f"{prefix}_notice_tracking", tracking_number.strip())
@@ -537,26 +542,26 @@ def proceeding_decide(*, actor, proceeding: Proceeding, outcome: str, decided_on
     a hearing (held, or waived by the holder); FRA-10: extinguish for non-use."""
     p = Proceeding.objects.select_for_update().select_related("franchise").get(pk=proceeding.pk)
     if not p.is_open:
-        raise ValidationError({"outcome": "El procedimiento ya fue resuelto."})
+        raise ValidationError({"outcome": _("El procedimiento ya fue resuelto.")})
     if outcome not in Proceeding.Outcome.values:
-        raise ValidationError({"outcome": f"Resultado desconocido: {outcome!r}."})
+        raise ValidationError({"outcome": _("Resultado desconocido: %(outcome)r.") % {"outcome": outcome}})
     if not text.strip():
-        raise ValidationError({"text": "Escriba la resolución."})
+        raise ValidationError({"text": _("Escriba la resolución.")})
     if outcome == Proceeding.Outcome.EXTINGUISHED and p.cause != Proceeding.Cause.NON_USE:
-        raise ValidationError({"outcome": "Solo el desuso (FRA-10) extingue la franquicia."})
+        raise ValidationError({"outcome": _("Solo el desuso (FRA-10) extingue la franquicia.")})
     if outcome != Proceeding.Outcome.NONE:
         errors = {}
         franchise = p.franchise
         if not p.holder_notice_sent_on:
-            errors["holder_notice_sent_on"] = "Falta el aviso al tenedor por correo certificado (sec. 8.19)."
+            errors["holder_notice_sent_on"] = _("Falta el aviso al tenedor por correo certificado (sec. 8.19).")
         if franchise.property_owner_id and franchise.property_owner_id != franchise.holder_id \
                 and not p.owner_notice_sent_on:
-            errors["owner_notice_sent_on"] = ("Falta el aviso al dueño de la propiedad por correo certificado "
-                                              "(sec. 8.19).")
+            errors["owner_notice_sent_on"] = _("Falta el aviso al dueño de la propiedad por correo certificado "
+                                                "(sec. 8.19).")
         held = p.hearings.filter(accepted=True, held_on__isnull=False).exists()
         if not held and not hearing_waived:
-            errors["hearing"] = ("El tenedor tiene derecho a una vista previa (sec. 8.19): celébrela o registre la "
-                                 "renuncia.")
+            errors["hearing"] = _("El tenedor tiene derecho a una vista previa (sec. 8.19): celébrela o registre "
+                                   "la renuncia.")
         if errors:
             raise ValidationError(errors)
     p.outcome, p.outcome_on, p.outcome_text = outcome, decided_on, text.strip()

@@ -1,5 +1,7 @@
 from django.contrib import admin, messages
 from django.utils import timezone
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from core.admin_mixins import ReadOnlyAdmin
 from liens import services
@@ -33,19 +35,19 @@ class LienAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request, obj=None):
         return False
 
-    @admin.action(description="Dar por satisfechos")
+    @admin.action(description=_("Dar por satisfechos"))
     def satisfy(self, request, queryset):
         for lien in queryset:
             services.lien_satisfy(lien=lien, on=timezone.localdate(), actor=request.user,
                                   reason="Acción de administración")
-        messages.success(request, "Hecho.")
+        messages.success(request, gettext("Hecho."))
 
-    @admin.action(description="Reinstalar (vigentes)")
+    @admin.action(description=_("Reinstalar (vigentes)"))
     def reinstate(self, request, queryset):
         for lien in queryset:
             services.lien_reinstate(lien=lien, on=timezone.localdate(), actor=request.user,
                                     reason="Acción de administración")
-        messages.success(request, "Hecho.")
+        messages.success(request, gettext("Hecho."))
 
 
 @admin.register(LienRuling)

@@ -12,6 +12,7 @@ from decimal import Decimal
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from core.audit import audit
 from core.money import to_decimal
@@ -31,11 +32,11 @@ def lien_by_origin(origin_type: str, origin_id: str) -> Lien | None:
 def _validate(*, kind: str, amount: Decimal, origin_type: str, origin_id: str) -> None:
     errors = {}
     if kind not in KINDS:
-        errors["kind"] = f"Tipo de gravamen desconocido: {kind!r}."
+        errors["kind"] = _("Tipo de gravamen desconocido: %(kind)r.") % {"kind": kind}
     if amount < 0:
-        errors["amount"] = "La cuantía no puede ser negativa."
+        errors["amount"] = _("La cuantía no puede ser negativa.")
     if bool(origin_type) != bool(origin_id):
-        errors["origin_id"] = "El origen necesita tipo e identificador."
+        errors["origin_id"] = _("El origen necesita tipo e identificador.")
     if errors:
         raise ValidationError(errors)
 
@@ -144,7 +145,8 @@ def lien_satisfy(*, lien: Lien, on: date, actor, reason: str = "") -> Lien:
     """The secured charge is paid in full: the lien is satisfied (no-op when it already is)."""
     lien = Lien.objects.select_for_update().get(pk=lien.pk)
     if lien.status == Lien.Status.RELEASED:
-        raise ValidationError({"status": "Un gravamen cancelado no puede darse por satisfecho; reinstálelo primero."})
+        raise ValidationError({"status": _("Un gravamen cancelado no puede darse por satisfecho; reinstálelo "
+                                              "primero.")})
     return _set_status(lien=lien, status=Lien.Status.SATISFIED, on=on, reason=reason or "Pagado en su totalidad",
                        actor=actor, action="lien.satisfy")
 
@@ -153,7 +155,7 @@ def lien_satisfy(*, lien: Lien, on: date, actor, reason: str = "") -> Lien:
 def lien_release(*, lien: Lien, on: date, reason: str, actor) -> Lien:
     """Cancel a lien (e.g. the charge was written off or annulled); the reason is required."""
     if not reason.strip():
-        raise ValidationError({"reason": "Indique el motivo de la cancelación."})
+        raise ValidationError({"reason": _("Indique el motivo de la cancelación.")})
     return _set_status(lien=lien, status=Lien.Status.RELEASED, on=on, reason=reason, actor=actor,
                        action="lien.release")
 
@@ -235,10 +237,10 @@ def _clean_mortgage_terms(terms: dict | None, amount: Decimal, parcel) -> dict:
             terms["principal_per_cuerda"] = round_half_up(amount / cuerdas)
     for key in MORTGAGE_TERM_FIELDS:
         if terms.get(key) in (None, ""):
-            errors[key] = "Requerido para clasificar la hipoteca (IRR-11)."
+            errors[key] = _("Requerido para clasificar la hipoteca (IRR-11).")
     term = terms.get("term_years")
     if "term_years" not in errors and (isinstance(term, bool) or not str(term).isdigit()):
-        errors["term_years"] = "Número entero de años."
+        errors["term_years"] = _("Número entero de años.")
     for key in ("rate_pct", "principal_per_cuerda"):
         if key not in errors:
             try:
@@ -246,14 +248,14 @@ def _clean_mortgage_terms(terms: dict | None, amount: Decimal, parcel) -> dict:
                 if not value.is_finite() or value < 0:
                     raise ValueError
             except (TypeError, ValueError):
-                errors[key] = "Número no negativo."
+                errors[key] = _("Número no negativo.")
     from liens.rules import PURPOSES
 
     if "purpose" not in errors and terms["purpose"] not in PURPOSES:
-        errors["purpose"] = f"Uno de {', '.join(PURPOSES)}."
+        errors["purpose"] = _("Uno de %(choices)s.") % {"choices": ", ".join(PURPOSES)}
     for key in ("fixed_annual_installments", "irrigation_benefit"):
         if not isinstance(terms.get(key, True), bool):
-            errors[key] = "Sí o no."
+            errors[key] = _("Sí o no.")
     if errors:
         raise ValidationError(errors)
     return {"term_years": int(term), "fixed_annual_installments": terms["fixed_annual_installments"],
@@ -275,12 +277,12 @@ def lien_record(*, parcel, kind: str, amount, constituted_on: date, actor, origi
     amount = to_decimal(amount)
     errors = {}
     if kind not in RECORDABLE_KINDS:
-        errors["kind"] = ("Los gravámenes de riego, Lajas, SID y TID los registra su cargo; aquí se registran "
-                          "otros gravámenes.")
+        errors["kind"] = _("Los gravámenes de riego, Lajas, SID y TID los registra su cargo; aquí se "
+                           "registran otros gravámenes.")
     if district_cooperative and kind != Lien.Kind.REFACCIONARIO:
-        errors["district_cooperative"] = "Solo un crédito refaccionario puede ser de una cooperativa del distrito."
+        errors["district_cooperative"] = _("Solo un crédito refaccionario puede ser de una cooperativa del distrito.")
     if mortgage_terms and kind != Lien.Kind.MORTGAGE:
-        errors["mortgage_terms"] = "Solo una hipoteca lleva términos de hipoteca."
+        errors["mortgage_terms"] = _("Solo una hipoteca lleva términos de hipoteca.")
     if errors:
         raise ValidationError(errors)
     terms = _clean_mortgage_terms(mortgage_terms, amount, parcel) if kind == Lien.Kind.MORTGAGE else None
@@ -298,9 +300,9 @@ def lien_change_status(*, lien: Lien, status: str, on: date, reason: str, actor)
     actions = {Lien.Status.SATISFIED: lien_satisfy, Lien.Status.RELEASED: lien_release,
                Lien.Status.ACTIVE: lien_reinstate}
     if status not in actions:
-        raise ValidationError({"status": f"Estado desconocido: {status!r}."})
+        raise ValidationError({"status": _("Estado desconocido: %(status)r.") % {"status": status}})
     if status == Lien.Status.ACTIVE and not reason.strip():
-        raise ValidationError({"reason": "Indique el motivo de la reinstalación."})
+        raise ValidationError({"reason": _("Indique el motivo de la reinstalación.")})
     lien = actions[status](lien=lien, on=on, reason=reason, actor=actor)
     lien_rank(parcel=lien.parcel, actor=actor)
     return lien
@@ -312,7 +314,7 @@ def _require_legal_reviewer(actor) -> None:
     from core import roles
 
     if not roles.has_role(actor, roles.LEGAL_REVIEWER):
-        raise PermissionDenied("Solo un revisor legal puede registrar o revocar resoluciones sobre el rango.")
+        raise PermissionDenied(_("Solo un revisor legal puede registrar o revocar resoluciones sobre el rango."))
 
 
 def _who(actor) -> str:
@@ -338,19 +340,19 @@ def lien_ruling_record(*, parcel, higher: Lien, lower: Lien, reference: str, act
     reference = (reference or "").strip()
     errors = {}
     if not reference:
-        errors["reference"] = "Indique la referencia de la resolución (sentencia u opinión legal)."
+        errors["reference"] = _("Indique la referencia de la resolución (sentencia u opinión legal).")
     for name, lien in (("higher", higher), ("lower", lower)):
         if lien.parcel_id != parcel.pk:
-            errors[name] = "El gravamen no pertenece a esta parcela."
+            errors[name] = _("El gravamen no pertenece a esta parcela.")
         elif lien.status != Lien.Status.ACTIVE:
-            errors[name] = "El gravamen no está vigente."
+            errors[name] = _("El gravamen no está vigente.")
     if higher.pk == lower.pk:
-        errors["lower"] = "Una resolución ordena dos gravámenes distintos."
+        errors["lower"] = _("Una resolución ordena dos gravámenes distintos.")
     if not errors:
         pair = LienRuling.objects.filter(Q(higher=higher, lower=lower) | Q(higher=lower, lower=higher)).first()
         if pair is not None:
-            errors["lower"] = (f"Ya existe la resolución {pair.reference} para este par; revóquela antes de "
-                               "registrar otra.")
+            errors["lower"] = _("Ya existe la resolución %(reference)s para este par; revóquela antes de "
+                                 "registrar otra.") % {"reference": pair.reference}
     if errors:
         raise ValidationError(errors)
     ruling = LienRuling(parcel=parcel, higher=higher, lower=lower, reference=reference[:120], note=note,
@@ -359,7 +361,7 @@ def lien_ruling_record(*, parcel, higher: Lien, lower: Lien, reference: str, act
         with transaction.atomic():
             ruling.save()
     except IntegrityError:
-        raise ValidationError({"lower": "Ya existe una resolución para este par de gravámenes."}) from None
+        raise ValidationError({"lower": _("Ya existe una resolución para este par de gravámenes.")}) from None
     audit(actor=actor, action="lien.ruling", target=ruling,
           summary=f"Resolución {reference}: {lien_label(higher)} sobre {lien_label(lower)} — {_who(actor)}",
           data={"parcel": parcel.pk, "higher": higher.pk, "lower": lower.pk, "reference": reference, "note": note,
@@ -373,7 +375,7 @@ def lien_ruling_revoke(*, ruling, reason: str, actor) -> None:
     """Withdraw a ruling (legal reviewer only; the reason is required); the parcel is re-ranked."""
     _require_legal_reviewer(actor)
     if not (reason or "").strip():
-        raise ValidationError({"reason": "Indique el motivo de la revocación."})
+        raise ValidationError({"reason": _("Indique el motivo de la revocación.")})
     parcel = ruling.parcel
     audit(actor=actor, action="lien.ruling_revoke", target=parcel,
           summary=f"Resolución {ruling.reference} revocada — {_who(actor)}",
@@ -400,15 +402,15 @@ def lien_seizure_check(*, parcel, amount_owed, proposed_value, actor, note: str 
     try:
         amount_owed, proposed_value = to_decimal(amount_owed), to_decimal(proposed_value)
     except (TypeError, ValueError):
-        raise ValidationError("Las cantidades deben ser números.") from None
+        raise ValidationError(_("Las cantidades deben ser números.")) from None
     if amount_owed <= 0 or amount_owed != amount_owed.quantize(Decimal("0.01")):
-        errors["amount_owed"] = "La deuda debe ser mayor que cero, en centavos."
+        errors["amount_owed"] = _("La deuda debe ser mayor que cero, en centavos.")
     if proposed_value < 0 or proposed_value != proposed_value.quantize(Decimal("0.01")):
-        errors["proposed_value"] = "El valor propuesto no puede ser negativo y va en centavos."
+        errors["proposed_value"] = _("El valor propuesto no puede ser negativo y va en centavos.")
     districts = selectors.bonded_irrigation_districts(parcel)
     if not districts:
-        errors["__all__"] = ("IRR-12 aplica a parcelas de un distrito de riego con bonos; esta parcela no "
-                                 "pertenece a ninguno.")
+        errors["__all__"] = _("IRR-12 aplica a parcelas de un distrito de riego con bonos; esta parcela "
+                                "no pertenece a ninguno.")
     if errors:
         raise ValidationError(errors)
     figures = selectors.seizure_figures(parcel, amount_owed, proposed_value)
@@ -449,7 +451,7 @@ def lien_certificate_issue(*, parcel, on: date, actor, office=None, language: st
     from liens import selectors
 
     if on > timezone.localdate():
-        raise ValidationError({"on": "La certificación no puede tener fecha futura."})
+        raise ValidationError({"on": _("La certificación no puede tener fecha futura.")})
     context = selectors.certificate_context(parcel, on, office)
     context["issued_by"] = _who(actor)
     with translation.override(language):

@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
+from django.utils.translation import gettext as _
+
 from core.text import fold
 
 COLUMNS = {
@@ -37,7 +39,9 @@ class RowError:
         return {"row": self.row, "column": self.column, "value": self.value, "message": self.message}
 
     def __str__(self) -> str:
-        where = f"fila {self.row}" + (f", columna «{self.column}»" if self.column else "")
+        where = _("fila %(row)s") % {"row": self.row}
+        if self.column:
+            where += _(", columna «%(column)s»") % {"column": self.column}
         shown = f" («{self.value}»)" if self.value else ""
         return f"{where}{shown}: {self.message}"
 
@@ -83,7 +87,7 @@ def parse(text: str) -> tuple[list[ReadingRow], list[RowError]]:
     with the wrong number of cells, the same franchise and month twice."""
     text = text.lstrip("\ufeff")
     if not text.strip():
-        return [], [RowError(1, "", "", "El archivo está vacío.")]
+        return [], [RowError(1, "", "", _("El archivo está vacío."))]
     try:
         dialect = csv.Sniffer().sniff(text.splitlines()[0], delimiters=",;\t")
         delimiter = dialect.delimiter
@@ -97,7 +101,8 @@ def parse(text: str) -> tuple[list[ReadingRow], list[RowError]]:
     for what, aliases in COLUMNS.items():
         found = [i for i, k in enumerate(keys) if k in aliases]
         if not found:
-            errors.append(RowError(1, aliases[0], "", f"Falta la columna «{aliases[0]}» (o «{aliases[2]}»)."))
+            errors.append(RowError(1, aliases[0], "", _("Falta la columna «%(name)s» (o «%(alias)s»).") % {
+                "name": aliases[0], "alias": aliases[2]}))
         else:
             index[what] = found[0]
     if errors:
@@ -110,32 +115,34 @@ def parse(text: str) -> tuple[list[ReadingRow], list[RowError]]:
             continue
         if len(cells) != len(header):
             errors.append(RowError(line_no, "", delimiter.join(cells),
-                                   f"Tiene {len(cells)} columnas; el encabezado tiene {len(header)}."))
+                                   _("Tiene %(cells)s columnas; el encabezado tiene %(header)s.") % {
+                                       "cells": len(cells), "header": len(header)}))
             continue
         number = cells[index["franchise"]].strip().upper()
         raw_month, raw_gallons = cells[index["month"]], cells[index["gallons"]]
         ok = True
         if not number:
-            errors.append(RowError(line_no, names[0], "", "Falta el número de franquicia."))
+            errors.append(RowError(line_no, names[0], "", _("Falta el número de franquicia.")))
             ok = False
         month = parse_month(raw_month)
         if month is None:
             errors.append(RowError(line_no, names[1], raw_month.strip(),
-                                   "Mes inválido: use AAAA-MM (p. ej. 2026-10) o MM/AAAA."))
+                                   _("Mes inválido: use AAAA-MM (p. ej. 2026-10) o MM/AAAA.")))
             ok = False
         gallons = parse_gallons(raw_gallons)
         if gallons is None:
             errors.append(RowError(line_no, names[2], raw_gallons.strip(),
-                                   "Galones inválidos: un número entero no negativo, sin decimales."))
+                                   _("Galones inválidos: un número entero no negativo, sin decimales.")))
             ok = False
         if not ok:
             continue
         if (number, month) in seen:
             errors.append(RowError(line_no, names[1], raw_month.strip(),
-                                   f"La franquicia {number} ya tiene este mes en la fila {seen[(number, month)]}."))
+                                   _("La franquicia %(number)s ya tiene este mes en la fila %(row)s.") % {
+                                       "number": number, "row": seen[(number, month)]}))
             continue
         seen[(number, month)] = line_no
         rows.append(ReadingRow(line_no, number, month, gallons, names))
     if not rows and not errors:
-        errors.append(RowError(2, "", "", "El archivo no tiene filas de lecturas."))
+        errors.append(RowError(2, "", "", _("El archivo no tiene filas de lecturas.")))
     return rows, errors

@@ -16,6 +16,7 @@ from decimal import Decimal
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from assessments.compute import ComputeInputError, run
 from assessments.franchise_billing import readings_csv, rules, selectors
@@ -93,10 +94,10 @@ class InvoiceOutcome:
 def _check_fiscal_year(fiscal_year: int, issued_on: date, today: date) -> None:
     errors = {}
     if not 2000 <= int(fiscal_year) <= fiscal_year_of(today) + 1:
-        errors["fiscal_year"] = (f"Año fiscal fuera de alcance: se factura hasta el FY{fiscal_year_of(today) + 1} "
-                                 "(el próximo).")
+        errors["fiscal_year"] = _("Año fiscal fuera de alcance: se factura hasta el FY%(year)s (el próximo).") % {
+            "year": fiscal_year_of(today) + 1}
     if issued_on > today:
-        errors["issued_on"] = "La fecha de emisión no puede ser futura."
+        errors["issued_on"] = _("La fecha de emisión no puede ser futura.")
     if errors:
         raise ValidationError(errors)
 
@@ -257,23 +258,27 @@ def meter_bill_create(*, reading: MeterReading, actor, billed_on: date | None = 
     f = Franchise.objects.select_for_update().get(pk=reading.franchise_id)
     errors = {}
     if f.tariff_class != METERED:
-        errors["reading"] = (f"La franquicia {f.number} es de clase {f.tariff_class}: paga la tarifa anual, no "
-                             "por contador.")
+        errors["reading"] = _("La franquicia %(number)s es de clase %(tariff_class)s: paga la tarifa anual, "
+                              "no por contador.") % {"number": f.number, "tariff_class": f.tariff_class}
     elif f.exemption:
-        errors["reading"] = f"La franquicia {f.number} está exenta ({f.exemption}, FRA-2): no se factura."
+        errors["reading"] = _("La franquicia %(number)s está exenta (%(exemption)s, FRA-2): no se factura.") % {
+            "number": f.number, "exemption": f.exemption}
     elif not rules.month_ended(reading.month, billed_on):
-        errors["billed_on"] = f"El mes {reading.month:%m/%Y} no ha terminado el {billed_on:%d/%m/%Y}."
+        errors["billed_on"] = _("El mes %(month)s no ha terminado el %(date)s.") % {
+            "month": f"{reading.month:%m/%Y}", "date": f"{billed_on:%d/%m/%Y}"}
     if billed_on > timezone.localdate():
-        errors["billed_on"] = "La fecha de la factura no puede ser futura."
+        errors["billed_on"] = _("La fecha de la factura no puede ser futura.")
     if errors:
         raise ValidationError(errors)
     existing = FranchiseCharge.objects.filter(franchise=f, kind=FranchiseCharge.Kind.METERED,
                                               month=reading.month).select_related("receivable").first()
     if existing is not None:
         if existing.gallons != reading.gallons:
-            raise ValidationError({"reading": (
-                f"{f.number} {reading.month:%m/%Y} ya se facturó con {existing.gallons:,} galones "
-                f"({existing.receivable.payment_reference}); corrija la factura con un ajuste.")})
+            raise ValidationError({"reading": _(
+                "%(number)s %(month)s ya se facturó con %(gallons)s galones (%(reference)s); corrija la factura "
+                "con un ajuste.") % {"number": f.number, "month": f"{reading.month:%m/%Y}",
+                                    "gallons": f"{existing.gallons:,}",
+                                    "reference": existing.receivable.payment_reference}})
         return existing
     result = _compute(metered_payload(f, gallons=reading.gallons, month=reading.month), params)
     amount = Decimal(result["monthly_bills"][0])
@@ -358,10 +363,11 @@ def meter_readings_import(*, content: bytes | str, filename: str, actor, billed_
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise ReadingImportError([readings_csv.RowError(1, "", "", "El archivo no está en UTF-8.")]) from None
+        raise ReadingImportError([readings_csv.RowError(1, "", "", _("El archivo no está en UTF-8."))]) from None
     rows, errors = readings_csv.parse(text)
     if billed_on > today:
-        errors.append(readings_csv.RowError(1, "", billed_on.isoformat(), "La fecha de las facturas es futura."))
+        errors.append(readings_csv.RowError(1, "", billed_on.isoformat(),
+                                            _("La fecha de las facturas es futura.")))
     numbers = {r.number for r in rows}
     franchises = {f.number: f for f in Franchise.objects.filter(number__in=numbers).select_related("holder", "office")}
     billed = {(c.franchise.number, c.month): c for c in FranchiseCharge.objects.filter(
@@ -370,25 +376,29 @@ def meter_readings_import(*, content: bytes | str, filename: str, actor, billed_
         col_f, col_m, col_g = r.columns
         f = franchises.get(r.number)
         if f is None:
-            errors.append(readings_csv.RowError(r.row, col_f, r.number, "No existe una franquicia con ese número."))
+            errors.append(readings_csv.RowError(r.row, col_f, r.number,
+                                                _("No existe una franquicia con ese número.")))
             continue
         if f.tariff_class != METERED:
-            errors.append(readings_csv.RowError(r.row, col_f, r.number, f"Es de clase {f.tariff_class}: solo "
-                                                "GROUND_INDUSTRIAL se factura por contador."))
+            errors.append(readings_csv.RowError(r.row, col_f, r.number, _(
+                "Es de clase %(tariff_class)s: solo GROUND_INDUSTRIAL se factura por contador.") % {
+                "tariff_class": f.tariff_class}))
             continue
         if not rules.month_ended(r.month, billed_on):
             errors.append(readings_csv.RowError(r.row, col_m, f"{r.month:%Y-%m}",
-                                                f"El mes no ha terminado el {billed_on:%d/%m/%Y}."))
+                                                _("El mes no ha terminado el %(date)s.") % {
+                                                    "date": f"{billed_on:%d/%m/%Y}"}))
             continue
         if rules.month_ended(r.month, f.issue_date):
-            errors.append(readings_csv.RowError(r.row, col_m, f"{r.month:%Y-%m}", "Anterior a la expedición de la "
-                                                f"franquicia ({f.issue_date:%d/%m/%Y})."))
+            errors.append(readings_csv.RowError(r.row, col_m, f"{r.month:%Y-%m}", _(
+                "Anterior a la expedición de la franquicia (%(date)s).") % {"date": f"{f.issue_date:%d/%m/%Y}"}))
             continue
         done = billed.get((r.number, r.month))
         if done is not None and done.gallons != r.gallons:
             errors.append(readings_csv.RowError(
-                r.row, col_g, str(r.gallons), f"Ese mes ya se facturó con {done.gallons:,} galones "
-                f"({done.receivable.payment_reference}); corrija la factura con un ajuste."))
+                r.row, col_g, str(r.gallons), _(
+                    "Ese mes ya se facturó con %(gallons)s galones (%(reference)s); corrija la factura con un "
+                    "ajuste.") % {"gallons": f"{done.gallons:,}", "reference": done.receivable.payment_reference}))
     if errors:
         raise ReadingImportError(sorted(errors, key=lambda e: (e.row, e.column)))
 
@@ -445,22 +455,22 @@ def aaa_transfer_record(*, period: str | rules.Period, transferred_on: date, act
             raise ValidationError({"period": str(exc)}) from None
     errors = {}
     if transferred_on <= period.end:
-        errors["transferred_on"] = (f"El período {period.label} termina el {period.end:%d/%m/%Y}: se transfiere "
-                                    "después de cerrado.")
+        errors["transferred_on"] = _("El período %(period)s termina el %(end)s: se transfiere después de "
+                                     "cerrado.") % {"period": period.label, "end": f"{period.end:%d/%m/%Y}"}
     if transferred_on > timezone.localdate():
-        errors["transferred_on"] = "La fecha de la transferencia no puede ser futura."
+        errors["transferred_on"] = _("La fecha de la transferencia no puede ser futura.")
     overlap = list(selectors.overlapping_transfers(period).select_for_update())
     if overlap:
-        errors["period"] = ("Ya hay una transferencia registrada que cubre parte del período: "
-                            + ", ".join(t.period_label for t in overlap) + ".")
+        errors["period"] = _("Ya hay una transferencia registrada que cubre parte del período: %(periods)s.") % {
+            "periods": ", ".join(t.period_label for t in overlap)}
     if errors:
         raise ValidationError(errors)
     report = selectors.fra4_report(period, params=params)
     collected = report.aaa_collected
     transferred = sum((r.transferred for r in report.rows), ZERO)
     if transferred <= 0:
-        raise ValidationError({"period": f"No hay recaudos de {', '.join(report.transfer_classes)} que transferir "
-                                         f"en {period.label}."})
+        raise ValidationError({"period": _("No hay recaudos de %(classes)s que transferir en %(period)s.") % {
+            "classes": ", ".join(report.transfer_classes), "period": period.label}})
     transfer = AaaTransfer.objects.create(
         period_kind=period.kind, period_label=period.label, period_start=period.start, period_end=period.end,
         collected=collected, transferred=transferred, retained=collected - transferred,

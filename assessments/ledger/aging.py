@@ -20,7 +20,7 @@ from decimal import Decimal
 from django.db import connection
 from django.utils.translation import gettext_lazy as _
 
-from assessments.ledger.sources import roll_source_types
+from assessments.ledger.sources import district_source_types
 from assessments.models import Fund, Installment, LedgerEntry, Receivable
 from core.money import ZERO, sum_cents
 
@@ -90,7 +90,7 @@ def _open_installments_sql(*, as_of: date, fund_code: str | None, district_id: i
             rec_where.append(f"r.fund_id IN (SELECT f.id FROM {funds} f WHERE f.code = %s)")  # noqa: S608
             rec_params.append(fund_code)
         if district_id:
-            sources = roll_source_types(district_id)
+            sources = district_source_types(district_id)
             if not sources:
                 return None
             rec_where.append("r.source_type IN (" + ", ".join(["%s"] * len(sources)) + ")")

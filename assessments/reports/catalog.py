@@ -21,6 +21,8 @@ from core.money import ZERO, round_half_up
 TENTH = Decimal("0.1")
 
 START, END, GROUP, FUND, DISTRICT, RULE = "start", "end", "group", "fund", "district", "rule"
+# Districts whose charges the ledger knows (assessments.ledger.sources): rolls and improvement billing runs.
+BILLING_KINDS = ("IRRIGATION", "LAJAS", "SID", "TID")
 
 
 @dataclass(frozen=True)
@@ -223,20 +225,20 @@ def build_clocks(f: Filters) -> Report:
 REPORTS: dict[str, ReportSpec] = {s.slug: s for s in (
     ReportSpec("recaudos", gettext_lazy("Recaudos por fondo y período"),
                gettext_lazy("Lo cobrado por cada fondo, por mes, trimestre o año fiscal; y lo que vencía."),
-               (START, END, GROUP, FUND, DISTRICT), build_collections, ("IRRIGATION", "LAJAS")),
+               (START, END, GROUP, FUND, DISTRICT), build_collections, BILLING_KINDS),
     ReportSpec("asignacion-legislativa", gettext_lazy("Asignación legislativa (IRR-7)"),
                gettext_lazy("Lo que la Legislatura debe proveer por distrito de riego y año fiscal; bonos "
                             "impagables aparte (IRR-3)."),
                (START, END, DISTRICT), build_appropriation, ("IRRIGATION",)),
     ReportSpec("no-cobrado", gettext_lazy("Cantidades no cobradas"),
                gettext_lazy("Saldo pendiente por distrito, fondo y año fiscal a una fecha."),
-               (END, FUND, DISTRICT), build_uncollected, ("IRRIGATION", "LAJAS")),
+               (END, FUND, DISTRICT), build_uncollected, BILLING_KINDS),
     ReportSpec("remesas-sid", gettext_lazy("Remesas SID-3"),
                gettext_lazy("Remesas del CRIM a la Autoridad: debidas, a tiempo y tardías."),
                (START, END, DISTRICT), build_remittances, ("SID",)),
     ReportSpec("morosidad", gettext_lazy("Morosidad por antigüedad"),
                gettext_lazy("Lo vencido y no pagado, por días desde el vencimiento."),
-               (END, FUND, DISTRICT), build_aging, ("IRRIGATION", "LAJAS")),
+               (END, FUND, DISTRICT), build_aging, BILLING_KINDS),
     ReportSpec("plazos-legales", gettext_lazy("Plazos cumplidos y vencidos"),
                gettext_lazy("Plazos legales por trimestre: a tiempo, tarde, sin cumplir."),
                (START, END, RULE), build_clocks),

@@ -1,5 +1,6 @@
 """Uncollected amounts on a date: what every charge still owes (principal and accrued surcharge
-posted), by district, fund and fiscal year. A roll's charges belong to the roll's district and year;
+posted), by district, fund and fiscal year. A roll's charges belong to the roll's district and year,
+an improvement district's benefit charges to their billing run's district and year;
 other charges (franchise invoices, opening balances) to the fiscal year they were issued in."""
 from __future__ import annotations
 
@@ -10,10 +11,9 @@ from decimal import Decimal
 from django.db.models import Sum
 from django.utils.translation import gettext as _
 
-from assessments.ledger.sources import roll_of_source
+from assessments.ledger.sources import source_origins
 from assessments.models import Fund, LedgerEntry
 from assessments.reports.scope import receivable_q
-from assessments.rolls.models import Roll
 from core.fiscal import fiscal_year_of
 from core.money import ZERO, sum_cents
 
@@ -47,17 +47,12 @@ def uncollected(*, as_of: date, fund_code: str | None = None, district_id: int |
                .values("receivable__fund_id", "receivable__source_type", "receivable__issued_on", "component")
                .annotate(total=Sum("amount")))
     sums: dict[tuple, dict[str, Decimal]] = {}
-    roll_ids: set[int] = set()
     raw = list(entries)
+    origins = source_origins(row["receivable__source_type"] for row in raw)
     for row in raw:
-        rid = roll_of_source(row["receivable__source_type"])
-        if rid:
-            roll_ids.add(rid)
-    rolls = {r.pk: r for r in Roll.objects.filter(pk__in=roll_ids).select_related("district")}
-    for row in raw:
-        roll = rolls.get(roll_of_source(row["receivable__source_type"]) or 0)
-        if roll is not None:
-            key = (roll.district.name, row["receivable__fund_id"], roll.fiscal_year)
+        origin = origins.get(row["receivable__source_type"])
+        if origin is not None:
+            key = (origin.district_name, row["receivable__fund_id"], origin.fiscal_year)
         else:
             key = (_("Sin distrito (franquicias, saldos iniciales)"), row["receivable__fund_id"],
                    fiscal_year_of(row["receivable__issued_on"]))

@@ -21,9 +21,9 @@ class AgingFilterForm(forms.Form):
 
     def __init__(self, data=None, **kwargs):
         super().__init__(data, **kwargs)
-        # Only districts that bill through rolls have charges tied to them (IRR, LAJ).
-        self.fields["district"].queryset = District.objects.filter(
-            kind__in=[District.Kind.IRRIGATION, District.Kind.LAJAS]).order_by("kind", "name")
+        # Every kind bills charges tied to its district: rolls (IRR, LAJ) and improvement billing runs
+        # (SID, TID) — assessments.ledger.sources.
+        self.fields["district"].queryset = District.objects.order_by("kind", "name")
         self.fields["fund"].queryset = Fund.objects.order_by("name")
 
     def clean_as_of(self):
