@@ -15,6 +15,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.urls import NoReverseMatch
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from core import roles
 from core.audit import audit
@@ -72,7 +73,8 @@ def _target_key(target) -> tuple[ContentType, int]:
 
 def _check_assignee(user) -> None:
     if user is not None and not roles.can_write(user):
-        raise ValidationError({"user": "only office staff who can act on records can be assigned"})
+        raise ValidationError({"user": _("Solo se asigna a personal de la oficina que puede actuar sobre los "
+                                         "registros.")})
 
 
 def _today() -> date:
@@ -228,7 +230,7 @@ def flag_assign(*, flag: Flag, user, actor) -> Flag:
     _check_assignee(user)
     flag = Flag.objects.select_for_update().get(pk=flag.pk)
     if flag.resolved_on is not None:
-        raise ValidationError("a resolved matter cannot be assigned")
+        raise ValidationError(_("Un asunto resuelto no se asigna."))
     if flag.assigned_to_id == (user.pk if user else None):
         return flag
     before = flag.assigned_to_id

@@ -451,8 +451,10 @@ def aaa_transfer_record(*, period: str | rules.Period, transferred_on: date, act
     if isinstance(period, str):
         try:
             period = rules.period_from_label(period)
-        except ValueError as exc:
-            raise ValidationError({"period": str(exc)}) from None
+        except ValueError:
+            message = _("Período no reconocido: «%(p)s». Use un mes (2026-11), un trimestre fiscal (FY2027-Q2) o "
+                        "un año fiscal (FY2027).") % {"p": period}
+            raise ValidationError({"period": message}) from None
     errors = {}
     if transferred_on <= period.end:
         errors["transferred_on"] = _("El período %(period)s termina el %(end)s: se transfiere después de "
