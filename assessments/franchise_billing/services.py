@@ -13,9 +13,10 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from assessments.compute import ComputeInputError, run
@@ -195,7 +196,9 @@ def franchise_invoices_generate(*, fiscal_year: int, actor, issued_on: date | No
     created_total = ZERO
     for f in Franchise.objects.select_related("holder").order_by("number"):
         try:
-            with transaction.atomic():
+            # The run's report is a stored record: its messages are in the office's language (Spanish),
+            # whoever starts the run, like the audit trail.
+            with transaction.atomic(), translation.override(settings.LANGUAGE_CODE):
                 outcome = franchise_invoice_create(franchise=f, fiscal_year=fiscal_year, actor=actor,
                                                    issued_on=issued_on, params=params)
         except (ValidationError, ValueError) as exc:
