@@ -1,10 +1,22 @@
 from django.contrib import admin
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.utils.translation import gettext_lazy as _
 from simple_history.admin import SimpleHistoryAdmin
 
 from core.admin_mixins import ReadOnlyAdmin, register_histories
 from districts.imports.models import ImportJob
-from districts.models import District, Membership, Municipality, Office, Ownership, Parcel, Party, WaterDelivery
+from districts.models import (
+    District,
+    Membership,
+    Municipality,
+    Office,
+    Ownership,
+    Parcel,
+    Party,
+    StaffOffice,
+    WaterDelivery,
+)
 
 
 @admin.register(Municipality)
@@ -22,11 +34,51 @@ class PartyAdmin(SimpleHistoryAdmin):
     autocomplete_fields = ["representative", "address_municipality", "user"]
 
 
+class OfficeStaffInline(admin.TabularInline):
+    """The staff who work at the office (their unassigned dashboard items follow it)."""
+
+    model = StaffOffice
+    extra = 0
+    autocomplete_fields = ["user"]
+    verbose_name = _("persona del personal")
+    verbose_name_plural = _("personal de la oficina")
+
+
 @admin.register(Office)
 class OfficeAdmin(SimpleHistoryAdmin):
     list_display = ["name", "kind", "phone", "issues", "collects"]
     list_filter = ["kind", "issues", "collects"]
     search_fields = ["name"]
+    inlines = [OfficeStaffInline]
+
+
+@admin.register(StaffOffice)
+class StaffOfficeAdmin(admin.ModelAdmin):
+    list_display = ["user", "office"]
+    list_filter = ["office"]
+    search_fields = ["user__username", "user__first_name", "user__last_name", "office__name"]
+    list_select_related = ["user", "office"]
+    autocomplete_fields = ["user", "office"]
+
+
+class UserOfficeInline(admin.TabularInline):
+    """On the user's page: the offices they work at (none: every office)."""
+
+    model = StaffOffice
+    extra = 0
+    autocomplete_fields = ["office"]
+    verbose_name = _("oficina")
+    verbose_name_plural = _("oficinas (sin ninguna: todas)")
+
+
+User = get_user_model()
+if admin.site.is_registered(User):
+    admin.site.unregister(User)
+
+
+@admin.register(User)
+class UserAdmin(BaseUserAdmin):
+    inlines = [*BaseUserAdmin.inlines, UserOfficeInline]
 
 
 class OwnershipInline(admin.TabularInline):

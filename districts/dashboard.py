@@ -1,9 +1,14 @@
 """Which district a record belongs to, so the dashboard can filter by district the work-queue
 clocks opened on it (SID-2, SID-3, TID-1-*, TID-4 on improvement records; any clock on a district
-or a parcel)."""
-from core.dashboard.registry import register_district_lookup
+or a parcel); and which offices a staff member works at (StaffOffice)."""
+from core.dashboard.registry import register_district_lookup, register_user_offices
 from districts.improvement.models import SidCollectionBatch, SidNoticeRound, TidNoticeRound, TidOrdinance, TidPetition
-from districts.models import District, Membership, Parcel
+from districts.models import District, Membership, Parcel, StaffOffice
+
+
+@register_user_offices
+def staff_office_ids(user) -> set[int]:
+    return set(StaffOffice.objects.filter(user_id=user.pk).values_list("office_id", flat=True))
 
 
 def _lookup(model, path: str):

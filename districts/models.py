@@ -174,6 +174,24 @@ class Office(PostalAddress, TimeStampedModel):
         return self.name
 
 
+class StaffOffice(models.Model):
+    """A staff member works at an office: unassigned dashboard items of that office are theirs
+    (core.dashboard.selectors.responsible_for). A user with no office answers for every office."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="staff_offices",
+                             verbose_name=_("usuario"))
+    office = models.ForeignKey(Office, on_delete=models.CASCADE, related_name="staff", verbose_name=_("oficina"))
+
+    class Meta:
+        ordering = ["office__name", "user__username"]
+        verbose_name = _("oficina del personal")
+        verbose_name_plural = _("oficinas del personal")
+        constraints = [models.UniqueConstraint(fields=["user", "office"], name="uniq_staffoffice_user_office")]
+
+    def __str__(self) -> str:
+        return f"{self.user} — {self.office}"
+
+
 class Parcel(TimeStampedModel):
     """A property in the CRIM cadastre. The area is kept as recorded; acres derive exactly."""
 

@@ -174,10 +174,20 @@ def _entry(f: Franchise, **extra) -> dict:
             "tariff_class": f.tariff_class, **extra}
 
 
-@transaction.atomic
 def franchise_invoices_generate(*, fiscal_year: int, actor, issued_on: date | None = None,
                                 trigger: str = InvoiceRun.Trigger.PAGE, record_empty: bool = True,
                                 params=None) -> InvoiceRun:
+    """FRA-3: the fiscal year's tariff invoices (see _invoices_generate). The run's report is a
+    stored record: its messages and labels are in the office's language (Spanish) whoever starts
+    the run, like the audit trail."""
+    with translation.override(settings.LANGUAGE_CODE):
+        return _invoices_generate(fiscal_year=fiscal_year, actor=actor, issued_on=issued_on, trigger=trigger,
+                                  record_empty=record_empty, params=params)
+
+
+@transaction.atomic
+def _invoices_generate(*, fiscal_year: int, actor, issued_on: date | None, trigger: str, record_empty: bool,
+                       params) -> InvoiceRun:
     """FRA-3: the fiscal year's tariff invoices for every franchise, with the run's report:
     created, skipped (with the reason; already invoiced included), exempt (FRA-2, with the
     reason), metered (GROUND_INDUSTRIAL: monthly bills), errors, and totals by class.
@@ -196,9 +206,7 @@ def franchise_invoices_generate(*, fiscal_year: int, actor, issued_on: date | No
     created_total = ZERO
     for f in Franchise.objects.select_related("holder").order_by("number"):
         try:
-            # The run's report is a stored record: its messages are in the office's language (Spanish),
-            # whoever starts the run, like the audit trail.
-            with transaction.atomic(), translation.override(settings.LANGUAGE_CODE):
+            with transaction.atomic():
                 outcome = franchise_invoice_create(franchise=f, fiscal_year=fiscal_year, actor=actor,
                                                    issued_on=issued_on, params=params)
         except (ValidationError, ValueError) as exc:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
-from django.db.models import Sum
+from django.db.models import Q, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -38,7 +38,10 @@ def receipt_context(payment: Payment) -> dict:
     account = payment.account
     owners = []
     if account.parcel_id:
-        owners = [o.party for o in account.parcel.ownerships.filter(end_date__isnull=True).select_related("party")]
+        # The owners of record on the day of payment: a receipt printed later (an owner's first
+        # download) must not name whoever bought the parcel since.
+        owners = [o.party for o in account.parcel.ownerships.filter(start_date__lte=payment.paid_on)
+                  .filter(Q(end_date__isnull=True) | Q(end_date__gt=payment.paid_on)).select_related("party")]
     balance_after = (LedgerEntry.objects.filter(account=account, posted_at__lte=max(
         (e.posted_at for e in entries), default=timezone.now())).aggregate(t=Sum("amount"))["t"])
     balance_after = sum_cents(balance_after)
@@ -49,9 +52,11 @@ def receipt_context(payment: Payment) -> dict:
 
 @transaction.atomic
 def receipt_issue(*, payment: Payment, actor, language: str = "es"):
-    """Issue the receipt PDF once (a second call returns the same document)."""
+    """Issue the receipt PDF once (a second call returns the same document). The payment row is
+    locked, so a cashier's print and an owner's first download at the same moment issue one."""
     from core.documents.services import document_render
 
+    Payment.objects.select_for_update().filter(pk=payment.pk).first()
     found = receipt_document(payment)
     if found is not None:
         return found
@@ -84,9 +89,11 @@ def receipt_on_request(*, payment: Payment, actor, language: str = "es"):
     issue one receipt, not two. A returned payment without a receipt gets none (None).
     """
     found = receipt_document(payment)
-    if found is not None or payment.status != Payment.Status.POSTED:
+    if found is not None:
         return found
     with transaction.atomic():
-        Payment.objects.select_for_update().filter(pk=payment.pk).first()
-        return receipt_issue(payment=payment, actor=actor, language=language)
+        current = Payment.objects.select_for_update().get(pk=payment.pk)   # returned meanwhile? read under the lock
+        if current.status != Payment.Status.POSTED:
+            return receipt_document(current)
+        return receipt_issue(payment=current, actor=actor, language=language)
 

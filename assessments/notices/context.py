@@ -35,6 +35,7 @@ EXEMPT_REASONS = {
 # The rule that sends delinquent amounts to the property-tax seizure procedure, per program.
 COLLECTION_RULE = {"IRR": "IRR-12", "LAJ": "LAJ-7", "SID": "SID-1", "TID": "TID-6"}
 PERIOD = re.compile(r"FY(\d{4})-S([12])")
+INSTALLMENT_RULES = ("SID-1", "TID-2")   # benefit charges: installments set by the resolution or ordinance
 
 
 def _dec(value, default: Decimal = ZERO) -> Decimal:
@@ -122,7 +123,7 @@ def _line_label(line: dict, due: date | None, count: int) -> tuple[str, str]:
     """(what the line is, how its amount was bounded) as printed in the concept column."""
     if line.get("kind") == "stub":
         label = _("Fracción inicial hasta el próximo semestre")
-    elif line.get("seq") and not line.get("period"):
+    elif line.get("seq") and not line.get("period") and line.get("rule") in INSTALLMENT_RULES:
         # SID-1 / TID-2 installments follow the resolution or ordinance, not the fiscal semesters.
         label = _("Plazo %(n)s de %(t)s") % {"n": line["seq"], "t": count}
     else:

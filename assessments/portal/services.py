@@ -9,6 +9,7 @@ from django.contrib.auth.tokens import default_token_generator
 from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
 from django.db import transaction
+from django.http import Http404
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -187,7 +188,9 @@ def owner_notice_language_set(*, user, language: str) -> Party:
     Notices already issued stay as they are; staff can reissue one ("Emitir en inglés")."""
     if language not in dict(settings.LANGUAGES):
         raise ValidationError({"language": _("Idioma desconocido: %(l)s") % {"l": language}})
-    party = Party.objects.select_for_update().get(user=user)
+    party = Party.objects.select_for_update().filter(user=user).first()
+    if party is None:
+        raise Http404("no party linked to this account")
     if party.notice_language != language:
         party.notice_language = language
         party.save(update_fields=["notice_language", "updated_at"])

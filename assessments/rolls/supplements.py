@@ -192,8 +192,12 @@ def _weights(roll: Roll, children: list[Child]) -> list[tuple[str, Decimal]]:
     pumped acres × pumped_factor_pct) with the factor of the `laj_assessment` version the roll pinned
     (PinnedParameters: the roll's own parameters, whatever came later)."""
     if roll.district.kind == District.Kind.LAJAS:
-        factor = laj.LajasRules.from_parameters(PinnedParameters(roll),
-                                                fiscal_year_start(roll.fiscal_year)).pumped_factor_pct
+        try:
+            factor = laj.LajasRules.from_parameters(PinnedParameters(roll),
+                                                    fiscal_year_start(roll.fiscal_year)).pumped_factor_pct
+        except (ValueError, LookupError) as exc:     # the roll's pinned parameters no longer read
+            raise ValidationError({"children": _("Los parámetros LAJ del padrón %(r)s no se pueden leer: %(e)s") % {
+                "r": roll, "e": exc}}) from None
         return [(c.parcel.cadastre, c.gravity_acres + c.pumped_acres * factor / 100) for c in children]
     return [(c.parcel.cadastre, _acres(c.gravity_acres, c.pumped_acres, c.parcel.area_value, c.parcel.area_unit))
             for c in children]

@@ -69,7 +69,9 @@ def needs_action_this_week(item: Item, today: date) -> bool:
     return window(item.due_date, today) in (OVERDUE, THIS_WEEK)
 
 
-def sort_key(item: Item, today: date, me: int | None = None):
-    """Mine first, then the earliest due date (undated last), then the most severe."""
+def sort_key(item: Item, today: date, me: int | None = None, near: bool = False):
+    """Mine first, then the `near` ones (unassigned items of my offices), then the earliest due
+    date (undated last), then the most severe."""
     far = today + timedelta(days=36500)
-    return (0 if me is not None and item.assignee_id == me else 1, item.due_date or far, -item.severity, item.key)
+    first = 0 if me is not None and item.assignee_id == me else 1 if near else 2
+    return (first, item.due_date or far, -item.severity, item.key)

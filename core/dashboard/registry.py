@@ -10,7 +10,8 @@ An app contributes with a `dashboard.py` module (found by `autodiscover`, like a
 
 Core sits below the apps (ARCHITECTURE.md): the apps import this registry, never the reverse.
 Apps also tell core which district a record belongs to (`register_district_lookup`), so the
-work-queue clocks core lists can be filtered by district.
+work-queue clocks core lists can be filtered by district, and which offices a user works at
+(`register_user_offices`), so an office's unassigned items go to its own staff.
 """
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from core.dashboard.items import HORIZON_DAYS, Item
 
 Provider = Callable[["Context"], Iterable[Item]]
 DistrictLookup = Callable[[list[int]], dict[int, tuple[int, str]]]
+UserOffices = Callable[[object], Iterable[int]]
 
 
 @dataclass(frozen=True)
@@ -35,6 +37,7 @@ class Context:
 
 _providers: dict[str, tuple[int, Provider]] = {}
 _district_lookups: dict[type, DistrictLookup] = {}
+_user_offices: dict[str, UserOffices] = {}
 _discovered = False
 _lock = Lock()
 
@@ -58,6 +61,25 @@ def register_district_lookup(model: type) -> Callable[[DistrictLookup], District
 
 def district_lookup_for(model: type | None) -> DistrictLookup | None:
     return _district_lookups.get(model) if model is not None else None
+
+
+def register_user_offices(fn: UserOffices) -> UserOffices:
+    """`fn(user) -> office ids` the user works at (the districts app keeps them)."""
+    _user_offices[f"{fn.__module__}.{fn.__qualname__}"] = fn
+    return fn
+
+
+def user_office_ids(user) -> frozenset[int]:
+    """The offices `user` works at; empty when none (or nobody registered a lookup). Cached on
+    the user object for the request, like the roles."""
+    if user is None or not getattr(user, "pk", None):
+        return frozenset()
+    cached = getattr(user, "_office_ids_cache", None)
+    if cached is None:
+        autodiscover()
+        cached = frozenset(pk for fn in _user_offices.values() for pk in fn(user))
+        user._office_ids_cache = cached
+    return cached
 
 
 def autodiscover() -> None:

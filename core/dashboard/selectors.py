@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 from core import roles
 from core.dashboard import items as it
 from core.dashboard.items import Item
-from core.dashboard.registry import collect
+from core.dashboard.registry import collect, user_office_ids
 from core.models import StaffCalendar
 
 # The calendar and the feeds look this far ahead (a roll due next June 30 shows in December).
@@ -17,11 +17,24 @@ FEED_DAYS = 400
 
 def responsible_for(item: Item, user) -> bool:
     """The user answers for the item: it is assigned to them, or to nobody and their role is one
-    the item names (the administrator stands in for every role)."""
+    the item names (the administrator stands in for every role, in every office). An unassigned
+    item of an office goes to the staff of that office, and to staff with no office at all."""
     if item.assignee_id is not None:
         return item.assignee_id == user.pk
     mine = roles.roles_of(user)
-    return bool(mine & set(item.roles)) or (roles.ADMINISTRATOR in mine and bool(item.roles))
+    if roles.ADMINISTRATOR in mine:
+        return bool(item.roles)
+    if not mine & set(item.roles):
+        return False
+    if item.office_id is None:
+        return True
+    offices = user_office_ids(user)
+    return not offices or item.office_id in offices
+
+
+def _near(item: Item, user, offices: frozenset[int]) -> bool:
+    """An unassigned item of one of the user's offices that they answer for ("mine" after mine)."""
+    return item.assignee_id is None and item.office_id in offices and responsible_for(item, user)
 
 
 def items_for_user(user, items: list[Item]) -> list[Item]:
@@ -33,7 +46,8 @@ def home_board(user, today: date) -> dict:
     pending item grouped by kind, with counts."""
     items = collect(today=today)
     me = user.pk
-    ordered = sorted(items, key=lambda i: it.sort_key(i, today, me))
+    offices = user_office_ids(user)
+    ordered = sorted(items, key=lambda i: it.sort_key(i, today, me, _near(i, user, offices)))
     week = [i for i in ordered if it.needs_action_this_week(i, today)]
     groups: dict[str, dict] = {}
     for item in ordered:
@@ -79,8 +93,9 @@ def feed_items(user, today: date) -> list[Item]:
 def digest_items(user, today: date) -> list[Item]:
     """What the daily digest lists for the user: overdue, and due within 7 days."""
     rows = collect(today=today, until=today + timedelta(days=it.WEEK_DAYS))
+    offices = user_office_ids(user)
     return sorted([i for i in items_for_user(user, rows) if it.needs_action_this_week(i, today)],
-                  key=lambda i: it.sort_key(i, today, user.pk))
+                  key=lambda i: it.sort_key(i, today, user.pk, _near(i, user, offices)))
 
 
 def calendar_user(token: str):
@@ -94,6 +109,7 @@ def calendar_user(token: str):
 
 
 def digest_recipients():
-    """Active staff with an e-mail address."""
+    """Active staff with an e-mail address (each gets only what `responsible_for` gives them:
+    digest_items; nothing due, no e-mail)."""
     users = get_user_model().objects.filter(is_active=True).exclude(email="").order_by("pk")
     return [u for u in users if roles.is_staff_member(u)]

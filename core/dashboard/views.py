@@ -20,6 +20,7 @@ from core.dashboard import month as months
 from core.dashboard import selectors, services
 from core.dashboard.ical import build_calendar
 from core.dashboard.items import window
+from core.dashboard.registry import user_office_ids
 from core.mixins import StaffRequiredMixin, WriterRequiredMixin
 from core.models import StaffCalendar
 from core.selectors import assignable_users
@@ -58,14 +59,17 @@ class ItemAssignView(WriterRequiredMixin, View):
     @staticmethod
     def _back(request):
         target = request.POST.get("next", "")
-        if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
-                                               require_https=request.is_secure()):
+        # A path on this site only: redirect() would take any other word for a URL name to reverse (a 500).
+        if not target.startswith("/") or not url_has_allowed_host_and_scheme(
+                target, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
             target = reverse("home")
         return redirect(target)
 
 
 class CalendarView(StaffRequiredMixin, TemplateView):
-    """/calendario/?vista=mes|lista&mes=2026-12&distrito=&tipo=&oficina="""
+    """/calendario/?vista=mes|lista&mes=2026-12&distrito=&tipo=&oficina=
+
+    Unfiltered by default; a user who works at offices gets a "Mi oficina" link for each."""
 
     template_name = "core/dashboard/calendar.html"
 
@@ -88,6 +92,8 @@ class CalendarView(StaffRequiredMixin, TemplateView):
         prev, nxt = months.shift_month(year, month, -1), months.shift_month(year, month, 1)
         query = {"vista": view, "distrito": g.get("distrito", ""), "tipo": filters["kind"],
                  "oficina": g.get("oficina", "")}
+        offices = list(Office.objects.order_by("name").values_list("pk", "name"))
+        mine = user_office_ids(self.request.user)
         ctx.update(
             today=today, view=view, month_start=start, items=items,
             rows=[{"item": i, "window": window(i.due_date, today)} for i in items],
@@ -95,7 +101,7 @@ class CalendarView(StaffRequiredMixin, TemplateView):
             prev=f"{prev[0]:04d}-{prev[1]:02d}", next=f"{nxt[0]:04d}-{nxt[1]:02d}", this=f"{year:04d}-{month:02d}",
             query=query, filters=filters,
             districts=District.objects.order_by("kind", "name").values_list("pk", "name"),
-            offices=Office.objects.order_by("name").values_list("pk", "name"),
+            offices=offices, my_offices=[(pk, name) for pk, name in offices if pk in mine],
             kinds=KIND_CHOICES,
         )
         return ctx

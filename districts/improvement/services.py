@@ -288,9 +288,16 @@ def sid_batch_record(*, actor, resolution: SidResolution, received_on: date, col
     return batch
 
 
+@transaction.atomic
 def sid_batch_extend(*, actor, batch: SidCollectionBatch, collected: Decimal) -> SidCollectionBatch:
     """SID-3: more of the same day's collections in a batch not yet remitted (the collections feed).
     The retention is recomputed on the batch's new total and rounded once (sid_batch_figures)."""
+    batch = SidCollectionBatch.objects.select_for_update().get(pk=batch.pk)
+    if batch.remitted_on is not None:
+        raise ValidationError({"collected": _("El lote ya se remitió: lo cobrado después va en otro lote.")})
+    if collected < 0:   # a returned payment lowers the batch, never below zero (rules.batch_extension flags that)
+        raise ValidationError({"collected": _("Lo cobrado en un lote no puede ser negativo: %(new)s.") % {
+            "new": collected}})
     pct, label, result = sid_batch_figures(batch.received_on, collected)
     before = batch.collected
     batch.collected, batch.retention_pct, batch.parameters_label = collected, pct, label

@@ -113,6 +113,13 @@ def test_sid3_extended_batch_rounds_once_on_its_new_total(charged_resolution, st
     assert (pct, label, result.retained) == (batch.retention_pct, batch.parameters_label, batch.retained)
     entry = AuditEntry.objects.filter(action="sid.batch.extend").get()
     assert (entry.data["before"], entry.data["collected"], entry.data["rule"]) == ("0.10", "0.20", "SID-3")
+    # A remitted batch is closed: what is collected later goes in another batch.
+    services.sid_batch_remit(actor=staff_user, batch=batch, remitted_on=date(2025, 9, 10))
+    with pytest.raises(ValidationError) as refused:
+        services.sid_batch_extend(actor=staff_user, batch=batch, collected=Decimal("0.30"))
+    assert "collected" in refused.value.message_dict
+    batch.refresh_from_db()
+    assert batch.collected == Decimal("0.20")
 
 
 def test_sid3_batch_recorded_twice_changes_nothing(charged_resolution, staff_user):

@@ -63,3 +63,16 @@ def test_every_kind_of_notice_is_well_formed_xml(irr_roll, staff_user, monkeypat
     text = pdf_text(english.document)
     assert "Pay to" in text or "Páguese a" in text   # the stub's lines, broken by newlines, all there
     assert receivables[0].payment_reference in text
+
+
+def test_installments_are_numbered_only_for_benefit_charges():
+    """SID-1 / TID-2 installments follow the resolution or ordinance ("Plazo 1 de 2"); other lines
+    without a period (franchise tariffs, meter bills) keep the fiscal semester of their due date."""
+    from datetime import date
+
+    from assessments.notices.context import _line_label
+
+    due = date(2026, 7, 1)
+    assert _line_label({"seq": 1, "rule": "SID-1"}, due, 2)[0] == "Plazo 1 de 2"
+    assert _line_label({"seq": 2, "rule": "TID-2"}, date(2027, 1, 1), 2)[0] == "Plazo 2 de 2"
+    assert _line_label({"seq": 1, "rule": "FRA-3"}, due, 2)[0] == "1.er semestre, AF 2027 (jul.–dic.)"

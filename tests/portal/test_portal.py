@@ -282,3 +282,32 @@ def test_the_notice_language_through_the_api(world, client):
     assert world.carla.notice_language == "en" and world.ana.notice_language == "es"
     client.force_login(world.ana_user)
     assert client.get(url).json() == {"language": "es"}       # each owner sees and sets only their own
+
+
+def test_a_receipt_first_downloaded_after_a_sale_names_the_owners_on_the_day_of_payment(world, client, staff_user,
+                                                                                       make_user):
+    from assessments.ledger.receipts import receipt_document
+    from assessments.ledger.services import payment_record
+    from assessments.models import Payment
+
+    payment = payment_record(account=world.account_a, amount="20.00", method="TRANSFER", paid_on=date(2026, 8, 20),
+                             payer=world.ana, idempotency_key="pay-a-before-sale", batch=None, actor=staff_user,
+                             source=Payment.Source.BANK)
+    sold_on = date(2026, 9, 1)
+    Ownership.objects.filter(parcel=world.parcel_a).update(end_date=sold_on)
+    dora = factories.person(given="Dora", first="Maldonado", second="Vega")
+    factories.own(world.parcel_a, dora, start=sold_on)
+    client.force_login(world.ana_user)
+    response = client.get(f"/portal/pagos/{payment.pk}/recibo/")
+    assert response.status_code == 200
+    from pypdf import PdfReader
+
+    text = PdfReader(io.BytesIO(b"".join(response.streaming_content))).pages[0].extract_text()
+    assert "Ana Isabel" in text and "Dora" not in text
+    assert dora.pk not in receipt_document(payment).owner_party_ids
+
+
+def test_the_language_form_of_an_owner_account_without_a_party_is_a_404(client, make_user):
+    user = make_user("sin.parte", "owner")
+    client.force_login(user)
+    assert client.post("/portal/idioma-avisos/", {"language": "en"}).status_code == 404

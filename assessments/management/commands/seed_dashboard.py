@@ -3,6 +3,8 @@ the demo users, so the home page answers "what must I do this week" on the demo 
 
 Idempotent: the transfer is filed once (the franchise then has an application in progress) and
 assigning an item to the user who already has it changes nothing. Run after the other seeds.
+The demo staff user works at the office of their first item (StaffOffice), once: the calendar
+then offers "Mi oficina", and that office's unassigned items go to them.
 """
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from core import roles
 from core.dashboard.registry import collect
 from core.dashboard.services import item_assign
 from core.daycount import add_days
-from districts.models import Party
+from districts.models import Office, Party, StaffOffice
 from franchises import services as franchise_services
 from franchises.models import Application, Franchise
 
@@ -46,8 +48,23 @@ class Command(BaseCommand):
                 if item.assignee_id != user.pk:
                     item_assign(item_key=item.key, user=user, actor=actor, today=today)
                     assigned += 1
+        office = self._staff_office(users.get("staff"), items)
         self.stdout.write(f"seed_dashboard: transfer filed {'yes' if filed else 'no (already there)'}; "
-                          f"{assigned} items assigned.")
+                          f"{assigned} items assigned; staff office: {office or '-'}.")
+
+    def _staff_office(self, user, items) -> Office | None:
+        """The demo staff user's office: the one of their first item with an office (else the
+        first office); a user who already has an office keeps theirs."""
+        if user is None:
+            return None
+        current = StaffOffice.objects.filter(user=user).select_related("office").first()
+        if current is not None:
+            return current.office
+        office_ids = [i.office_id for i in items if i.office_id and i.kind in dict(TAKES)["staff"]]
+        office = (Office.objects.filter(pk__in=office_ids[:1]).first() or Office.objects.order_by("name").first())
+        if office is not None:
+            StaffOffice.objects.get_or_create(user=user, office=office)
+        return office
 
     def _transfer_due_this_week(self, today) -> bool:
         """File a transfer received 25 days ago: its FRA-5 decision (30 days, moved past holidays)
