@@ -24,6 +24,7 @@ from franchises.models import Application, Franchise
 TRANSFER_DOCUMENTS = {"FRANCHISE_NUMBER": True, "HOLDER_NAME": True, "RECIPIENT_NAME": True,
                       "REASONS_EVIDENCE": True, "SIGNATURES_BOTH": True}
 # Demo users (seed_demo) and what each takes: the kinds of items their role answers for.
+DEMO_DISTRICT = "riego-costa-sur"     # the demo irrigation district (districts/demo.py)
 TAKES = [("staff", ("clock", "franchise")), ("legal", ("lien",)), ("cashier", ("delinquent",)),
          ("approver", ("roll",))]
 
@@ -53,15 +54,17 @@ class Command(BaseCommand):
                           f"{assigned} items assigned; staff office: {office or '-'}.")
 
     def _staff_office(self, user, items) -> Office | None:
-        """The demo staff user's office: the one of their first item with an office (else the
-        first office); a user who already has an office keeps theirs."""
+        """The demo staff user's office: the demo irrigation district's office (the staff user is
+        the irrigation service's clerk), else the one of their first item with an office, else the
+        first office; a user who already has an office keeps theirs."""
         if user is None:
             return None
         current = StaffOffice.objects.filter(user=user).select_related("office").first()
         if current is not None:
             return current.office
         office_ids = [i.office_id for i in items if i.office_id and i.kind in dict(TAKES)["staff"]]
-        office = (Office.objects.filter(pk__in=office_ids[:1]).first() or Office.objects.order_by("name").first())
+        office = (Office.objects.filter(districts__code=DEMO_DISTRICT).first()
+                  or Office.objects.filter(pk__in=office_ids[:1]).first() or Office.objects.order_by("name").first())
         if office is not None:
             StaffOffice.objects.get_or_create(user=user, office=office)
         return office
