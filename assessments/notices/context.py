@@ -210,8 +210,10 @@ def consequences_of(receivable: Receivable, program: str, installments, cache: R
         out.append({"rule": source_rule, "title": _("Recargo por pago tardío"), "text": text})
     penalty_text = (receivable.breakdown or {}).get("penalty_terms")
     if penalty_text:
-        out.append({"rule": "TID-2" if program == "TID" else "SID-1", "title": _("Términos de pago"),
-                    "text": str(penalty_text)})
+        # The instrument's own words, quoted as adopted (they are not translated with the notice).
+        out.append({"rule": "TID-2" if program == "TID" else "SID-1",
+                    "title": _("Términos de pago (texto de la resolución)") if program == "SID"
+                    else _("Términos de pago (texto de la ordenanza)"), "text": f"«{penalty_text}»"})
     # A roll's charge constitutes its lien when the roll is finalized (July 1), after its notice is
     # issued: the notice says so all the same. Water sold by use (LAJ-5) creates none.
     if program in texts.LIEN_TEXT and receivable.account.parcel_id and (
