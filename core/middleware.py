@@ -16,3 +16,26 @@ class DefaultSpanishLocaleMiddleware:
         response = self.get_response(request)
         response.headers.setdefault("Content-Language", lang)
         return response
+
+
+class RejectNullCharactersMiddleware:
+    """A query string with a NUL character (?q=%00) is refused with a 400 naming the parameter: PostgreSQL
+    cannot hold NUL in text, so a search or filter would otherwise end in a server error. Forms already
+    refuse NUL in the fields they clean; this covers the parameters views read directly."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        for key, values in request.GET.lists():
+            if "\x00" in key or any("\x00" in v for v in values):
+                from django.http import HttpResponseBadRequest, JsonResponse
+                from django.utils.translation import gettext as _
+
+                name = key.replace("\x00", "")
+                message = _("El parámetro «%(name)s» contiene un carácter nulo (0x00), que no se admite.") % {
+                    "name": name}
+                if request.path.startswith("/api/"):
+                    return JsonResponse({name or "query": [message]}, status=400)
+                return HttpResponseBadRequest(message, content_type="text/plain; charset=utf-8")
+        return self.get_response(request)

@@ -16,6 +16,16 @@ from core.compute_errors import ComputeInputError
 from core.money import CENT, to_decimal
 from core.rule_parameters import ExplicitParameters, ParameterSource
 
+# Beyond these no land charge, area or date is real, and the arithmetic would overflow (a 500, not a 400).
+MAX_MAGNITUDE = Decimal("1e15")
+FIRST_DATE, LAST_DATE = date(1800, 1, 1), date(2999, 12, 31)
+
+
+def _bounded(number: Decimal, where: str, value: object) -> Decimal:
+    if abs(number) >= MAX_MAGNITUDE:
+        raise ComputeInputError(where, f"too large: must be less than 10^15, got {value!r}")
+    return number
+
 
 def to_number(value: object, where: str, *, places: int | None = None, minimum: Decimal | None = None,
               maximum: Decimal | None = None, what: str = "a number") -> Decimal:
@@ -28,6 +38,7 @@ def to_number(value: object, where: str, *, places: int | None = None, minimum: 
         raise ComputeInputError(where, f"not a number: {value!r}") from None
     if not number.is_finite():
         raise ComputeInputError(where, f"not a finite number: {value!r}")
+    _bounded(number, where, value)
     if places is not None and number != number.quantize(Decimal(1).scaleb(-places)):
         raise ComputeInputError(where, f"at most {places} decimals: {value!r}")
     if minimum is not None and number < minimum:
@@ -50,7 +61,7 @@ def json_decimal(value: object, where: str, *, what: str = "a number", noun: str
         raise ComputeInputError(where, f"must be a non-negative {noun}")
     if not number.is_finite():
         raise ComputeInputError(where, f"must be a finite {noun}")
-    return number
+    return _bounded(number, where, value)
 
 
 def json_cents(value: object, where: str, *, what: str = "a number", noun: str = "number") -> Decimal:
@@ -68,9 +79,12 @@ def to_date(value: object, where: str) -> date:
     try:
         if len(value) != 10:
             raise ValueError
-        return date.fromisoformat(value)
+        day = date.fromisoformat(value)
     except ValueError:
         raise ComputeInputError(where, f"not an ISO date (YYYY-MM-DD): {value!r}") from None
+    if not FIRST_DATE <= day <= LAST_DATE:
+        raise ComputeInputError(where, f"must be between {FIRST_DATE} and {LAST_DATE}, got {value!r}")
+    return day
 
 
 def optional_date(payload: dict, key: str, *, today: date | None = None) -> date:

@@ -156,8 +156,9 @@ class FlagAssignView(WriterRequiredMixin, View):
                 who = (assignee.get_full_name() or assignee.username) if assignee else _("nadie")
                 messages.success(request, _("Asunto asignado a %(who)s.") % {"who": who})
         target = request.POST.get("next", "")
-        if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
-                                               require_https=request.is_secure()):
+        # A path on this site only: redirect() would take any other word for a URL name to reverse (a 500).
+        if not target.startswith("/") or not url_has_allowed_host_and_scheme(
+                target, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
             target = reverse("core:flag_list")
         return redirect(target)
 

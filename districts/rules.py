@@ -19,7 +19,9 @@ def membership_errors(*, included_on: date | None, free_period_end: date | None,
                       first_water_on: date | None, credit_pct: Decimal | None) -> dict[str, str]:
     """IRR-4: E may not be earlier than inclusion + 1 year; first water may not precede inclusion."""
     errors: dict[str, str] = {}
-    if included_on and free_period_end and free_period_end < add_years(included_on, 1):
+    if included_on and included_on.year >= date.max.year:  # a year later would not exist
+        errors["included_on"] = _("La fecha %(date)s está fuera de rango.") % {"date": included_on.isoformat()}
+    elif included_on and free_period_end and free_period_end < add_years(included_on, 1):
         errors["free_period_end"] = _(
             "IRR-4: el período libre no puede terminar antes de un año después de la inclusión "
             "(%(date)s).") % {"date": add_years(included_on, 1).isoformat()}

@@ -49,7 +49,10 @@ def validity_errors(*, original_issue_date: date | None, issue_date: date | None
     if original_issue_date and issue_date and issue_date < original_issue_date:
         errors["original_issue_date"] = _("La expedición original no puede ser posterior a la "
                                           "expedición vigente.")
-    if original_issue_date and expiry_date and expiry_date > max_expiry(original_issue_date):
+    if original_issue_date and original_issue_date.year > date.max.year - MAX_TERM_YEARS:  # no 10th anniversary
+        errors["original_issue_date"] = _("La fecha %(date)s está fuera de rango.") % {
+            "date": original_issue_date.isoformat()}
+    elif original_issue_date and expiry_date and expiry_date > max_expiry(original_issue_date):
         errors["expiry_date"] = _(
             "La vigencia con sus enmiendas y renovaciones no puede exceder %(years)s años desde la "
             "expedición original (%(original)s): vence a más tardar el %(latest)s (FRA-6, sec. 8.17)."

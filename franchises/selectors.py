@@ -60,10 +60,20 @@ class DeadlineBook:
         return frozenset(days)
 
     def due(self, code: str, start: date) -> Deadline:
-        c = self.clock(code, start)
-        raw = unmoved_due(c, start)
-        low, high = min(start, raw), max(start, raw)
-        return compute_due(c, start, self.holidays(range(low.year - 1, high.year + 2)))
+        try:
+            c = self.clock(code, start)
+            raw = unmoved_due(c, start)
+            low, high = min(start, raw), max(start, raw)
+            return compute_due(c, start, self.holidays(range(low.year - 1, high.year + 2)))
+        except KeyError:  # an unknown clock code: a programming error, not the user's date
+            raise
+        except (LookupError, OverflowError, ValueError):  # a date no deadlines version covers, or past year 9999
+            from django.core.exceptions import ValidationError
+            from django.utils.translation import gettext as _
+
+            raise ValidationError(_("No se puede contar el plazo %(code)s desde el %(start)s: revise esa fecha, "
+                                    "está fuera de los parámetros de plazos.") % {
+                "code": code, "start": start.isoformat()}) from None
 
 
 def clock(code: str, on: date) -> Clock:

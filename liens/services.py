@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from core.audit import audit
 from core.money import to_decimal
+from core.rule_parameters import ParameterNotFound
 from liens.models import Lien
 
 ORIGIN_FIELDS = ("origin_type", "origin_id")
@@ -452,7 +453,11 @@ def lien_certificate_issue(*, parcel, on: date, actor, office=None, language: st
 
     if on > timezone.localdate():
         raise ValidationError({"on": _("La certificación no puede tener fecha futura.")})
-    context = selectors.certificate_context(parcel, on, office)
+    try:
+        context = selectors.certificate_context(parcel, on, office)
+    except ParameterNotFound:  # before the first lien-law parameters in force
+        raise ValidationError({"on": _("No hay parámetros de gravámenes vigentes al %(date)s: elija una fecha "
+                                       "posterior.") % {"date": on.isoformat()}}) from None
     context["issued_by"] = _who(actor)
     with translation.override(language):
         title = gettext("Gravámenes de la parcela %(cadastre)s al %(date)s") % {

@@ -14,6 +14,7 @@ from django.views.generic import FormView, TemplateView, View
 
 from core import roles
 from core.mixins import StaffRequiredMixin, WriterRequiredMixin
+from core.rule_parameters import ParameterNotFound
 from districts.models import Parcel
 from districts.selectors import parcel_search
 from liens import forms, selectors, services
@@ -110,7 +111,13 @@ class LadderView(ParcelMixin, StaffRequiredMixin, TemplateView):
         on = _parse_date(self.request.GET.get("on"))
         if on is not None and on > timezone.localdate():
             on = None
-        ranking = selectors.parcel_ranking(parcel, on)
+        try:
+            ranking = selectors.parcel_ranking(parcel, on)
+        except ParameterNotFound:  # before the first lien-law parameters: today's ladder, and say so
+            messages.error(self.request, _t("No hay parámetros de gravámenes vigentes al %(date)s; se muestra la "
+                                            "prelación de hoy.") % {"date": on.isoformat()})
+            on = None
+            ranking = selectors.parcel_ranking(parcel, on)
         ctx.update({
             "on": on, "ranking": ranking, "flags": selectors.open_flags_for(parcel),
             "inactive": selectors.inactive_liens(parcel) if on is None else [],

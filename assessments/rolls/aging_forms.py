@@ -27,4 +27,8 @@ class AgingFilterForm(forms.Form):
         self.fields["fund"].queryset = Fund.objects.order_by("name")
 
     def clean_as_of(self):
-        return self.cleaned_data.get("as_of") or timezone.localdate()
+        as_of = self.cleaned_data.get("as_of") or timezone.localdate()
+        if as_of.year < 1900:  # the buckets count back from it: year 1 has no days before it
+            raise forms.ValidationError(_("Elija una fecha desde 1900: %(date)s está fuera de rango.") % {
+                "date": as_of.isoformat()})
+        return as_of

@@ -39,7 +39,7 @@ def compute(payload: dict, params) -> dict:
     except (KeyError, TypeError, ValueError) as exc:
         raise ComputeInputError("parameters", f"invalid {FAMILY} parameters: {exc}") from None
     code = payload.get("clock")
-    if code not in clocks:
+    if not isinstance(code, str) or code not in clocks:
         raise ComputeInputError("clock", f"unknown clock {code!r}; one of {', '.join(clocks)}")
     clock = clocks[code]
     given = _holidays(payload)

@@ -46,6 +46,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "core.middleware.DefaultSpanishLocaleMiddleware",
+    "core.middleware.RejectNullCharactersMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -126,6 +127,7 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "COERCE_DECIMAL_TO_STRING": True,
     "EXCEPTION_HANDLER": "core.api.exception_handler",
+    "DEFAULT_PARSER_CLASSES": ["core.api.JSONParser", "core.api.FormParser", "core.api.MultiPartParser"],
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Cargos sobre la tierra — API",

@@ -10,11 +10,14 @@ from __future__ import annotations
 from datetime import date
 
 from django.contrib.contenttypes.models import ContentType
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
 
 from assessments.rules.deadlines import Clock, Deadline, clocks_from_parameters, compute_due, unmoved_due
 from core import workqueue
 from core.daycount import add_months
 from core.parameters import DatabaseParameters
+from core.rule_parameters import ParameterNotFound
 from districts.improvement import rules
 
 SID_NOTICE = "SID-2"
@@ -26,21 +29,35 @@ TID_NOTICE = "TID-4"
 
 
 def clock(code: str, start: date) -> Clock:
-    version = DatabaseParameters().get("deadlines", start)
+    try:
+        version = DatabaseParameters().get("deadlines", start)
+    except ParameterNotFound:  # no deadlines version in force on that date
+        raise _out_of_range(code, start) from None
     return clocks_from_parameters(version.values)[code]
+
+
+def _out_of_range(code: str, start: date) -> ValidationError:
+    return ValidationError(_("No se puede contar el plazo %(code)s desde el %(start)s: revise esa fecha, está fuera "
+                             "de los parámetros de plazos.") % {"code": code, "start": start.isoformat()})
 
 
 def due(code: str, start: date) -> Deadline:
     """The due date of clock `code` started on `start`, moved past weekends and holidays."""
     c = clock(code, start)
-    return compute_due(c, start, workqueue.holidays_for_term(start, unmoved_due(c, start)))
+    try:
+        return compute_due(c, start, workqueue.holidays_for_term(start, unmoved_due(c, start)))
+    except (OverflowError, ValueError):  # a term that would end past year 9999
+        raise _out_of_range(code, start) from None
 
 
 def schedule(code: str, start: date, rounds: int) -> list[Deadline]:
     """SID-2 / TID-4: the first notice round and the yearly ones after it (rules.notice_schedule)."""
     c = clock(code, start)
-    last = add_months(unmoved_due(c, start), 12 * max(rounds - 1, 0))
-    return rules.notice_schedule(c, start, rounds, workqueue.holidays_for_term(start, last))
+    try:
+        last = add_months(unmoved_due(c, start), 12 * max(rounds - 1, 0))
+        return rules.notice_schedule(c, start, rounds, workqueue.holidays_for_term(start, last))
+    except (OverflowError, ValueError):
+        raise _out_of_range(code, start) from None
 
 
 def open_clock(*, code: str, start: date, due_on: date, target, label: str, district, actor):

@@ -64,6 +64,13 @@ class SidResolutionForm(Sid1RefusalMixin, forms.ModelForm):
         if self.instance.pk:
             self.fields["district"].disabled = True
 
+    def _update_errors(self, errors):
+        """The model's check on a date this form does not show (crim_received_on, recorded with the CRIM
+        receipt) is shown on the adoption date it conflicts with, instead of failing with a ValueError."""
+        if hasattr(errors, "error_dict") and "crim_received_on" in errors.error_dict:
+            errors.error_dict.setdefault("adopted_on", []).extend(errors.error_dict.pop("crim_received_on"))
+        super()._update_errors(errors)
+
 
 class SidChargeForm(Sid1RefusalMixin, forms.Form):
     parcel = forms.ModelChoiceField(label=_("Parcela"), queryset=Parcel.objects.none())
