@@ -19,14 +19,21 @@ class DefaultSpanishLocaleMiddleware:
 
 
 class RejectNullCharactersMiddleware:
-    """A query string with a NUL character (?q=%00) is refused with a 400 naming the parameter: PostgreSQL
-    cannot hold NUL in text, so a search or filter would otherwise end in a server error. Forms already
-    refuse NUL in the fields they clean; this covers the parameters views read directly."""
+    """A query string or path with a NUL character (?q=%00, /calendario/ical/%00.ics) is refused with a
+    400 naming the parameter: PostgreSQL cannot hold NUL in text, so a search, a filter or a token
+    lookup would otherwise end in a server error. Forms already refuse NUL in the fields they clean;
+    this covers what views read directly."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
+        if "\x00" in request.path_info:
+            from django.http import HttpResponseBadRequest
+            from django.utils.translation import gettext as _
+
+            return HttpResponseBadRequest(_("La dirección contiene un carácter nulo (0x00), que no se admite."),
+                                          content_type="text/plain; charset=utf-8")
         for key, values in request.GET.lists():
             if "\x00" in key or any("\x00" in v for v in values):
                 from django.http import HttpResponseBadRequest, JsonResponse

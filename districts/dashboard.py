@@ -1,7 +1,8 @@
 """Which district a record belongs to, so the dashboard can filter by district the work-queue
 clocks opened on it (SID-2, SID-3, TID-1-*, TID-4 on improvement records; any clock on a district
 or a parcel); and which offices a staff member works at (StaffOffice)."""
-from core.dashboard.registry import register_district_lookup, register_user_offices
+from core import roles
+from core.dashboard.registry import register_district_lookup, register_office_roles, register_user_offices
 from districts.improvement.models import SidCollectionBatch, SidNoticeRound, TidNoticeRound, TidOrdinance, TidPetition
 from districts.models import District, Membership, Parcel, StaffOffice
 
@@ -9,6 +10,21 @@ from districts.models import District, Membership, Parcel, StaffOffice
 @register_user_offices
 def staff_office_ids(user) -> set[int]:
     return set(StaffOffice.objects.filter(user_id=user.pk).values_list("office_id", flat=True))
+
+
+@register_office_roles
+def staffed_office_roles() -> dict[int, set[str]]:
+    """Each office's active staff's roles (group names; the administrator stands in for all)."""
+    out: dict[int, set[str]] = {}
+    rows = StaffOffice.objects.filter(user__is_active=True).values_list("office_id", "user__groups__name",
+                                                                         "user__is_superuser")
+    for office_id, group, superuser in rows:
+        names = out.setdefault(office_id, set())
+        if group:
+            names.add(group)
+        if superuser:
+            names.add(roles.ADMINISTRATOR)
+    return out
 
 
 def _lookup(model, path: str):

@@ -114,8 +114,10 @@ class LadderView(ParcelMixin, StaffRequiredMixin, TemplateView):
         try:
             ranking = selectors.parcel_ranking(parcel, on)
         except ParameterNotFound:  # before the first lien-law parameters: today's ladder, and say so
-            messages.error(self.request, _t("No hay parámetros de gravámenes vigentes al %(date)s; se muestra la "
-                                            "prelación de hoy.") % {"date": on.isoformat()})
+            if on is None:   # the lien-law parameters ship with the migrations: none today is a broken install
+                raise
+            messages.error(self.request, _t("No hay parámetros de gravámenes vigentes al %(date)s; se muestra "
+                                            "la prelación de hoy.") % {"date": on.isoformat()})
             on = None
             ranking = selectors.parcel_ranking(parcel, on)
         ctx.update({

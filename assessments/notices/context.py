@@ -123,7 +123,7 @@ def _line_label(line: dict, due: date | None, count: int) -> tuple[str, str]:
     """(what the line is, how its amount was bounded) as printed in the concept column."""
     if line.get("kind") == "stub":
         label = _("Fracción inicial hasta el próximo semestre")
-    elif line.get("seq") and not line.get("period") and line.get("rule") in INSTALLMENT_RULES:
+    elif line.get("seq") and not line.get("period") and rules.rule_id(line.get("rule")) in INSTALLMENT_RULES:
         # SID-1 / TID-2 installments follow the resolution or ordinance, not the fiscal semesters.
         label = _("Plazo %(n)s de %(t)s") % {"n": line["seq"], "t": count}
     else:

@@ -27,6 +27,7 @@ from core.dashboard.items import HORIZON_DAYS, Item
 Provider = Callable[["Context"], Iterable[Item]]
 DistrictLookup = Callable[[list[int]], dict[int, tuple[int, str]]]
 UserOffices = Callable[[object], Iterable[int]]
+OfficeRoles = Callable[[], dict[int, set[str]]]
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,7 @@ class Context:
 _providers: dict[str, tuple[int, Provider]] = {}
 _district_lookups: dict[type, DistrictLookup] = {}
 _user_offices: dict[str, UserOffices] = {}
+_office_roles: dict[str, OfficeRoles] = {}
 _discovered = False
 _lock = Lock()
 
@@ -79,6 +81,28 @@ def user_office_ids(user) -> frozenset[int]:
         autodiscover()
         cached = frozenset(pk for fn in _user_offices.values() for pk in fn(user))
         user._office_ids_cache = cached
+    return cached
+
+
+def register_office_roles(fn: OfficeRoles) -> OfficeRoles:
+    """`fn() -> {office id: roles its active staff hold}` (the districts app keeps who works where)."""
+    _office_roles[f"{fn.__module__}.{fn.__qualname__}"] = fn
+    return fn
+
+
+def office_staff_roles(user) -> dict[int, frozenset[str]]:
+    """The roles held by each office's active staff, read once per `user` object (the request or
+    the digest run that asks), like `user_office_ids`."""
+    cached = getattr(user, "_office_roles_cache", None)
+    if cached is None:
+        autodiscover()
+        merged: dict[int, set[str]] = {}
+        for fn in _office_roles.values():
+            for office_id, names in fn().items():
+                merged.setdefault(office_id, set()).update(names)
+        cached = {office_id: frozenset(names) for office_id, names in merged.items()}
+        if user is not None:
+            user._office_roles_cache = cached
     return cached
 
 

@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 from core import roles
 from core.dashboard import items as it
 from core.dashboard.items import Item
-from core.dashboard.registry import collect, user_office_ids
+from core.dashboard.registry import collect, office_staff_roles, user_office_ids
 from core.models import StaffCalendar
 
 # The calendar and the feeds look this far ahead (a roll due next June 30 shows in December).
@@ -29,7 +29,11 @@ def responsible_for(item: Item, user) -> bool:
     if item.office_id is None:
         return True
     offices = user_office_ids(user)
-    return not offices or item.office_id in offices
+    if not offices or item.office_id in offices:
+        return True
+    # An office with nobody holding the item's roles: the item falls to every holder of the role,
+    # never to nobody (e.g. CRIM's delinquency when no cashier works at CRIM).
+    return not office_staff_roles(user).get(item.office_id, frozenset()) & set(item.roles)
 
 
 def _near(item: Item, user, offices: frozenset[int]) -> bool:

@@ -142,3 +142,25 @@ def test_seed_dashboard_puts_the_demo_staff_user_in_an_office_once(make_user, of
     out = StringIO()
     call_command("seed_dashboard", stdout=out)
     assert StaffOffice.objects.filter(user=staff).count() == 1 and "staff office: Oficina A" in out.getvalue()
+
+
+def test_an_office_with_nobody_holding_the_role_leaves_its_items_to_every_holder_of_the_role(people, offices):
+    """Cashiers all work at office A; office B has none: B's cashier items still reach the cashiers."""
+    from core.dashboard.selectors import items_for_user
+
+    of_b = Item(key="delinquent:office:9", kind="delinquent", kind_label="Morosidad", title="x",
+                roles=(roles.CASHIER,), office_id=offices["b"].pk, office_name="Oficina B")
+    of_a = Item(key="delinquent:office:8", kind="delinquent", kind_label="Morosidad", title="y",
+                roles=(roles.CASHIER,), office_id=offices["a"].pk, office_name="Oficina A")
+    cashier = type(people["cashier_a"]).objects.get(pk=people["cashier_a"].pk)
+    assert items_for_user(cashier, [of_a, of_b]) == [of_a, of_b]
+    # Once office B has its own cashier, B's items are theirs alone.
+    StaffOffice.objects.create(user=people["in_b"], office=offices["a"])       # not a cashier: changes nothing
+    b_cashier = type(people["cashier_a"]).objects.create(username="berta")
+    from django.contrib.auth.models import Group
+
+    b_cashier.groups.add(Group.objects.get(name=roles.CASHIER))
+    StaffOffice.objects.create(user=b_cashier, office=offices["b"])
+    cashier = type(people["cashier_a"]).objects.get(pk=people["cashier_a"].pk)
+    assert items_for_user(cashier, [of_a, of_b]) == [of_a]
+    assert items_for_user(type(b_cashier).objects.get(pk=b_cashier.pk), [of_a, of_b]) == [of_b]

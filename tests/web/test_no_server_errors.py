@@ -847,3 +847,10 @@ def test_the_inputs_that_were_500s_are_now_clear_refusals(world):
     flag = Flag.objects.order_by("pk").first()
     response = client.post(reverse("core:flag_assign", kwargs={"pk": flag.pk}), {"next": "987654321"})
     assert response.status_code == 302 and response.url == reverse("core:flag_list")
+
+
+@pytest.mark.django_db
+def test_a_nul_character_in_a_public_path_is_a_400(client):
+    """The public iCal feed takes its token from the path: a NUL there is refused before the lookup."""
+    response = client.get("/calendario/ical/%00.ics")
+    assert response.status_code == 400
