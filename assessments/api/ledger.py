@@ -10,7 +10,7 @@ from decimal import Decimal
 from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field, extend_schema_serializer
 from rest_framework import generics, serializers, status
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.response import Response
@@ -47,6 +47,7 @@ class EntrySerializer(serializers.ModelSerializer):
 class PaymentRecordApi(APIView):
     permission_classes = [CanTakePayments]
 
+    @extend_schema_serializer(component_name="PaymentRecordInput")
     class InputSerializer(serializers.Serializer):
         account = serializers.PrimaryKeyRelatedField(queryset=Account.objects.all())
         amount = serializers.DecimalField(min_value=Decimal("0.01"), **MONEY)
@@ -59,6 +60,7 @@ class PaymentRecordApi(APIView):
         batch = serializers.PrimaryKeyRelatedField(queryset=CashierBatch.objects.all(), required=False,
                                                    allow_null=True, help_text="Default: your open batch for today.")
 
+    @extend_schema_serializer(component_name="PaymentRecord")
     class OutputSerializer(serializers.ModelSerializer):
         entries = EntrySerializer(many=True, read_only=True)
         account_balance = serializers.DecimalField(source="account.balance", read_only=True, **MONEY)
@@ -85,25 +87,37 @@ class PaymentRecordApi(APIView):
                         status.HTTP_201_CREATED)
 
 
+class AccountStatementInstallmentSerializer(serializers.Serializer):
+    """One open installment of a statement (module level: `get_installments` names it for the schema)."""
+
+    installment_id = serializers.IntegerField()
+    reference = serializers.CharField()
+    description = serializers.CharField()
+    fund = serializers.CharField()
+    seq = serializers.IntegerField()
+    due_date = serializers.DateField()
+    amount = serializers.DecimalField(**MONEY)
+    principal_open = serializers.DecimalField(**MONEY)
+    surcharge_open = serializers.DecimalField(**MONEY)
+    accrued_surcharge = serializers.DecimalField(**MONEY)
+    total_due = serializers.DecimalField(**MONEY)
+    surcharge_rule = serializers.CharField()
+    surcharge_note = serializers.CharField()
+    months_late = serializers.IntegerField()
+
+
+class ReceivableInstallmentSerializer(serializers.Serializer):
+    """Schema of `ReceivableListApi`'s installments (the view builds them as plain dicts)."""
+
+    seq = serializers.IntegerField()
+    due_date = serializers.DateField()
+    amount = serializers.DecimalField(**MONEY)
+
+
 class AccountStatementApi(APIView):
     permission_classes = [IsStaffReader]
 
-    class InstallmentSerializer(serializers.Serializer):
-        installment_id = serializers.IntegerField()
-        reference = serializers.CharField()
-        description = serializers.CharField()
-        fund = serializers.CharField()
-        seq = serializers.IntegerField()
-        due_date = serializers.DateField()
-        amount = serializers.DecimalField(**MONEY)
-        principal_open = serializers.DecimalField(**MONEY)
-        surcharge_open = serializers.DecimalField(**MONEY)
-        accrued_surcharge = serializers.DecimalField(**MONEY)
-        total_due = serializers.DecimalField(**MONEY)
-        surcharge_rule = serializers.CharField()
-        surcharge_note = serializers.CharField()
-        months_late = serializers.IntegerField()
-
+    @extend_schema_serializer(component_name="AccountStatement")
     class OutputSerializer(serializers.Serializer):
         account = serializers.IntegerField(source="account.pk")
         number = serializers.CharField(source="account.number")
@@ -116,8 +130,9 @@ class AccountStatementApi(APIView):
         installments = serializers.SerializerMethodField()
         entries = EntrySerializer(many=True)
 
+        @extend_schema_field(AccountStatementInstallmentSerializer(many=True))
         def get_installments(self, st):
-            return AccountStatementApi.InstallmentSerializer(st.installments, many=True).data
+            return AccountStatementInstallmentSerializer(st.installments, many=True).data
 
     class QuerySerializer(serializers.Serializer):
         as_of = serializers.DateField(required=False)
@@ -137,6 +152,7 @@ class ReceivableListApi(generics.ListAPIView):
     permission_classes = [IsStaffReader]
     filter_backends = []
 
+    @extend_schema_serializer(component_name="Receivable")
     class OutputSerializer(serializers.ModelSerializer):
         fund = serializers.CharField(source="fund.code")
         office = serializers.CharField(source="office.name")
@@ -148,6 +164,7 @@ class ReceivableListApi(generics.ListAPIView):
                       "payment_reference", "amount", "issued_on", "status", "surcharge_rule", "creates_lien",
                       "breakdown", "installments"]
 
+        @extend_schema_field(ReceivableInstallmentSerializer(many=True))
         def get_installments(self, rec):
             return [{"seq": i.seq, "due_date": i.due_date.isoformat(), "amount": str(i.amount)}
                     for i in rec.installments.all()]

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_serializer
 from rest_framework import serializers
 from rest_framework.permissions import BasePermission
 from rest_framework.response import Response
@@ -129,6 +129,7 @@ class ParcelListApi(PortalApi):
 
 
 class ParcelDetailApi(PortalApi):
+    @extend_schema_serializer(component_name="ParcelDetailOut")
     class Output(ParcelOut):
         open_installments = InstallmentOut(many=True)
 
@@ -147,6 +148,7 @@ class AccountListApi(PortalApi):
 
 
 class AccountDetailApi(PortalApi):
+    @extend_schema_serializer(component_name="AccountDetailOut")
     class Output(serializers.Serializer):
         account = AccountOut()
         as_of = serializers.DateField()
@@ -189,6 +191,7 @@ class ReceiptPdfApi(PortalApi):
 class NoticeLanguageApi(PortalApi):
     """The language of the owner's next notices (Spanish unless they ask for English)."""
 
+    @extend_schema_serializer(component_name="NoticeLanguage")
     class Body(serializers.Serializer):
         language = serializers.ChoiceField(choices=settings.LANGUAGES)
 

@@ -1,7 +1,7 @@
 """Franchise API: validate → service → serialize. One view per operation."""
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_serializer
 from rest_framework import generics, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -44,6 +44,7 @@ class ApplicationListCreateApi(generics.ListAPIView):
     serializer_class = ApplicationSerializer
     filter_backends = []
 
+    @extend_schema_serializer(component_name="FranchiseApplicationInput")
     class InputSerializer(serializers.Serializer):
         franchise = serializers.PrimaryKeyRelatedField(queryset=Franchise.objects.all())
         kind = serializers.ChoiceField(choices=Application.Kind.choices)
@@ -90,6 +91,7 @@ class ApplicationDetailApi(generics.RetrieveAPIView):
 class ApplicationDecideApi(APIView):
     """Decide an application. For a renewal, `outstanding_debt` is required unless billing provides it."""
 
+    @extend_schema_serializer(component_name="FranchiseApplicationDecisionInput")
     class InputSerializer(serializers.Serializer):
         decided_on = serializers.DateField(required=False)
         grant = serializers.BooleanField()
