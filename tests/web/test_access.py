@@ -1,6 +1,8 @@
 """Every staff page refuses anonymous users and owners; the API refuses them too."""
 import pytest
-from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.urls import reverse
+
+from tests.web.routes import named_patterns
 
 PUBLIC = {"login", "logout", "password_reset", "password_reset_done", "password_reset_confirm",
           "password_reset_complete", "set_language", "core:verify_form", "core:verify",
@@ -11,23 +13,12 @@ SKIP_NAMESPACES = {"admin", "portal", "api"}
 def _staff_routes():
     """(name, kwargs) for every named route that is a staff page."""
     routes = []
-
-    def walk(patterns, ns):
-        for p in patterns:
-            if isinstance(p, URLResolver):
-                walk(p.url_patterns, ns + [p.namespace] if p.namespace else ns)
-            elif isinstance(p, URLPattern) and p.name:
-                if ns and ns[0] in SKIP_NAMESPACES:
-                    continue
-                if p.name in PUBLIC or p.name.startswith("password_change"):
-                    continue
-                name = ":".join(ns + [p.name])
-                if name in PUBLIC:
-                    continue
-                kwargs = {k: ("x" if k in ("code", "slug") else 1) for k in p.pattern.regex.groupindex}
-                routes.append((name, kwargs))
-
-    walk(get_resolver().url_patterns, [])
+    for ns, p, name in named_patterns():
+        if (ns and ns[0] in SKIP_NAMESPACES) or p.name in PUBLIC or name in PUBLIC \
+                or p.name.startswith("password_change"):
+            continue
+        kwargs = {k: ("x" if k in ("code", "slug") else 1) for k in p.pattern.regex.groupindex}
+        routes.append((name, kwargs))
     return routes
 
 

@@ -19,9 +19,10 @@ from django.apps import apps
 from django.core.management import call_command
 from django.db import transaction
 from django.test import Client
-from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.urls import reverse
 
 from tests.conftest import require, using_postgres
+from tests.web.routes import named_patterns
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
 
@@ -97,20 +98,11 @@ def model_for(name: str):
 
 def _staff_routes():
     routes = []
-
-    def walk(patterns, ns):
-        for p in patterns:
-            if isinstance(p, URLResolver):
-                walk(p.url_patterns, ns + [p.namespace] if p.namespace else ns)
-            elif isinstance(p, URLPattern) and p.name:
-                name = ":".join(ns + [p.name])
-                if name in STAFF_ELSEWHERE:
-                    pass
-                elif (ns and ns[0] in SKIP_NAMESPACES) or name in PUBLIC or p.name.startswith("password_change"):
-                    continue
-                routes.append((name, tuple(p.pattern.regex.groupindex)))
-
-    walk(get_resolver().url_patterns, [])
+    for ns, p, name in named_patterns():
+        if name not in STAFF_ELSEWHERE and (
+                (ns and ns[0] in SKIP_NAMESPACES) or name in PUBLIC or p.name.startswith("password_change")):
+            continue
+        routes.append((name, tuple(p.pattern.regex.groupindex)))
     return routes
 
 
