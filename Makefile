@@ -6,7 +6,7 @@ PIP := $(VENV)/bin/pip
 MANAGE := $(PY) manage.py
 HOST ?= 127.0.0.1:8000
 
-.PHONY: run test venv dev-venv syslibs lint pytest migrate seed serve worker beat messages clean
+.PHONY: run test venv dev-venv syslibs lint pytest migrate seed serve worker beat messages clean schema
 
 $(VENV)/.installed: requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -65,6 +65,11 @@ worker: venv
 
 beat: venv
 	$(VENV)/bin/celery -A config beat --loglevel=INFO --schedule=/tmp/cargos-celerybeat-schedule
+
+## make schema: regenerate the committed OpenAPI contract (a test compares it with the code).
+## Integer ranges follow the database backend, so it describes PostgreSQL's (no connection is made).
+schema: venv
+	DATABASE_URL=postgres://schema@127.0.0.1:1/schema $(MANAGE) spectacular --lang en --file docs/api/openapi.yaml
 
 clean:
 	rm -rf $(VENV) db.sqlite3 media staticfiles

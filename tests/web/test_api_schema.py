@@ -53,3 +53,29 @@ def test_request_bodies_are_each_endpoints_own(fresh_stats, tmp_path):
 def test_deploy_check_reports_no_schema_warning(fresh_stats):
     messages = [m for m in run_checks(include_deployment_checks=True) if m.id.startswith("drf_spectacular.")]
     assert messages == []
+
+
+def test_committed_schema_matches_the_code(fresh_stats, tmp_path):
+    """docs/api/openapi.yaml is the API's contract under review: any API change shows as a diff there.
+
+    When this fails after an intended change, run `make schema` and commit the file with the change.
+    """
+    import difflib
+
+    from django.conf import settings
+
+    from tests.conftest import require, using_postgres
+
+    # Integer bounds in the schema follow the database backend; the contract describes PostgreSQL's.
+    require(using_postgres(), "needs PostgreSQL: the committed schema carries PostgreSQL's integer ranges")
+
+    committed = settings.BASE_DIR / "docs" / "api" / "openapi.yaml"
+    out = tmp_path / "schema.yml"
+    call_command("spectacular", "--lang", "en", "--file", str(out))
+    generated = out.read_text()
+    expected = committed.read_text() if committed.exists() else ""
+    if generated != expected:
+        diff = "".join(difflib.unified_diff(expected.splitlines(True), generated.splitlines(True),
+                                            "docs/api/openapi.yaml (committed)", "generated", n=2))
+        pytest.fail(f"The API changed: run `make schema` and commit docs/api/openapi.yaml.\n{diff[:6000]}",
+                    pytrace=False)
