@@ -2,7 +2,6 @@
 the AAA's readings file, and FRA-4's transfers to the AAA. Thin: forms → services → messages."""
 from __future__ import annotations
 
-import csv
 import io
 from datetime import date
 from decimal import Decimal
@@ -21,6 +20,7 @@ from assessments.franchise_billing.models import InvoiceRun, ReadingImport
 from core import roles
 from core.fiscal import fiscal_year_of
 from core.mixins import StaffRequiredMixin
+from core.spreadsheets import csv_writer
 from franchises.models import Franchise, TariffClass
 
 CLASS_LABELS = dict(TariffClass.choices)
@@ -166,7 +166,7 @@ class ReadingImportView(BillingPageMixin, TemplateView):
 
 def fra4_csv(report: selectors.Fra4Report) -> str:
     buf = io.StringIO()
-    w = csv.writer(buf)
+    w = csv_writer(buf)
     w.writerow(["period", "start", "end", "tariff_class", "collected", "transferred_to_aaa", "retained"])
     p = report.period
     for r in report.rows:

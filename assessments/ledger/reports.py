@@ -1,7 +1,6 @@
 """Collections by fund for a period (FRA-4, SID-3 and TID-5 figures start from here)."""
 from __future__ import annotations
 
-import csv
 import io
 from dataclasses import dataclass
 from datetime import date
@@ -12,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from assessments.models import Fund, LedgerEntry
 from core.money import ZERO, sum_cents
+from core.spreadsheets import csv_writer
 
 COLLECTION_KINDS = (LedgerEntry.Kind.PAYMENT, LedgerEntry.Kind.CREDIT_APPLIED, LedgerEntry.Kind.REVERSAL)
 
@@ -74,7 +74,7 @@ def collections_by_fund(*, start: date, end: date) -> CollectionsReport:
 
 def collections_csv(report: CollectionsReport) -> str:
     buf = io.StringIO()
-    w = csv.writer(buf)
+    w = csv_writer(buf)
     w.writerow(["fund_code", "fund", "principal", "surcharge", "total", "start", "end"])
     for f in report.funds:
         w.writerow([f.fund_code, f.fund_name, f.principal, f.surcharge, f.total, report.start, report.end])

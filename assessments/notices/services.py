@@ -43,6 +43,7 @@ from assessments.notices.selectors import source_label
 from core.audit import audit
 from core.documents.codes import new_code
 from core.documents.services import document_render, public_base_url
+from core.spreadsheets import csv_writer
 
 log = logging.getLogger(__name__)
 TEMPLATE = "notices/notice.html"
@@ -437,7 +438,7 @@ def mailing_csv(batch: MailingBatch) -> str:
     """The mailing list of a batch: one row per notice, addressed to all its addressees at the
     first addressee's address (the largest share); tracking number and dates blank to fill in."""
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = csv_writer(out)
     writer.writerow(CSV_COLUMNS)
     for notice in batch_notices(batch):
         names = " y ".join(a.get("name", "") for a in notice.addressees) or _("Dueño de récord")

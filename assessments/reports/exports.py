@@ -15,6 +15,7 @@ from django.db import connection, transaction
 from django.utils.translation import gettext as _
 
 from assessments.reports.tables import COUNT, DATE, MONEY, NUMBER, PCT, Report, Table
+from core.spreadsheets import text_cell
 
 MONEY_FORMAT = "#,##0.00"
 PCT_FORMAT = "0.0"
@@ -33,6 +34,7 @@ def _write_table(ws, table: Table, first_row: int) -> int:
         row += 1
         for col, (c, v) in enumerate(zip(table.columns, values, strict=True), start=1):
             cell = ws.cell(row=row, column=col, value=v)
+            text_cell(cell)
             if c.kind == MONEY and isinstance(v, Decimal):
                 cell.number_format = MONEY_FORMAT
             elif c.kind == PCT and v is not None:

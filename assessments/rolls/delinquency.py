@@ -2,7 +2,6 @@
 districts, each delinquent parcel's IRR-12 seizure limit pre-filled from its balance."""
 from __future__ import annotations
 
-import csv
 import io
 from decimal import Decimal
 
@@ -11,6 +10,7 @@ from django.utils.translation import gettext as _
 from assessments.ledger.aging import BUCKET_KEYS, BUCKET_LABELS, AgingRow
 from assessments.reports.charts import Series, chart_svg
 from core.money import ZERO
+from core.spreadsheets import csv_writer, write_only_row
 from liens.selectors import SeizureFigures, irr12_figures, net_tax_values
 
 BAR_COLORS = {"0-60": "#0f7c7a", "61-120": "#13507f", "121-180": "#a15c00", "181-365": "#b3261e", ">365": "#6d1b16"}
@@ -74,7 +74,7 @@ def export_rows(rows: list[AgingRow], limits: dict[int, SeizureLimit] | None):
 
 def export_csv(rows: list[AgingRow], limits: dict[int, SeizureLimit] | None) -> str:
     buf = io.StringIO()
-    w = csv.writer(buf)
+    w = csv_writer(buf)
     w.writerow(export_header(limits is not None))
     for line in export_rows(rows, limits):
         w.writerow(line)
@@ -86,9 +86,9 @@ def export_xlsx(rows: list[AgingRow], limits: dict[int, SeizureLimit] | None) ->
 
     wb = Workbook(write_only=True)
     ws = wb.create_sheet(_("Morosidad"))
-    ws.append(export_header(limits is not None))
+    ws.append(write_only_row(ws, export_header(limits is not None)))
     for line in export_rows(rows, limits):
-        ws.append(line)
+        ws.append(write_only_row(ws, line))
     out = io.BytesIO()
     wb.save(out)
     return out.getvalue()

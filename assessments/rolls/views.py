@@ -1,7 +1,6 @@
 """Staff pages of the roll cycle: figures, generation with progress, review, overrides, certify, finalize."""
 from __future__ import annotations
 
-import csv
 import io
 
 from django.contrib import messages
@@ -21,6 +20,7 @@ from assessments.rolls.forms import OverrideForm, certified_form_for
 from assessments.rolls.models import CertifiedFigures, Roll, RollJob, RollLine, RollOverride
 from core import roles
 from core.mixins import StaffRequiredMixin, WriterRequiredMixin
+from core.spreadsheets import csv_writer, write_only_row
 from districts.models import District
 
 
@@ -274,7 +274,7 @@ class RollExportView(StaffRequiredMixin, View):
         if fmt == "xlsx":
             return _xlsx(name, rows)
         buf = io.StringIO()
-        writer = csv.writer(buf)
+        writer = csv_writer(buf)
         writer.writerow(EXPORT_HEADER)
         for cad, w, s, c, t, ex, detail in rows.iterator(chunk_size=5000):
             writer.writerow([cad, w, s, c, t, ex, _detail_text(detail)])
@@ -292,9 +292,9 @@ def _xlsx(name: str, rows) -> HttpResponse:
 
     wb = Workbook(write_only=True)
     ws = wb.create_sheet("Padrón")
-    ws.append(EXPORT_HEADER)
+    ws.append(write_only_row(ws, EXPORT_HEADER))
     for cad, w, s, c, t, ex, detail in rows.iterator(chunk_size=5000):
-        ws.append([cad, w, s, c, t, ex, _detail_text(detail)])
+        ws.append(write_only_row(ws, [cad, w, s, c, t, ex, _detail_text(detail)]))
     out = io.BytesIO()
     wb.save(out)
     response = HttpResponse(out.getvalue(),

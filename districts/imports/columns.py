@@ -27,11 +27,11 @@ from django.db import models
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+# A text cell starting with one of FORMULA_CHARS is a formula to a spreadsheet; exports put a "'" before it.
+from core.spreadsheets import FORMULA_CHARS
 from core.text import fold
 from districts.models import District, Membership, Municipality, Ownership, Parcel, Party, WaterDelivery
 
-# A text cell starting with one of these is a formula to a spreadsheet; exports put a "'" before it.
-FORMULA_CHARS = ("=", "+", "-", "@", "\t", "\r")
 TRUE_WORDS = frozenset({"si", "s", "yes", "y", "true", "verdadero", "1", "x"})
 FALSE_WORDS = frozenset({"no", "n", "false", "falso", "0"})
 REF_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._/-]{0,29}$")

@@ -14,15 +14,12 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from districts.imports.columns import FORMULA_CHARS, ImportKind, get_kind
+from core.spreadsheets import neutralize
+from districts.imports.columns import ImportKind, get_kind
 
 CSV_TYPE = "text/csv; charset=utf-8"
 XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 FORMATS = ("csv", "xlsx")
-
-
-def guard(value: str) -> str:
-    return f"'{value}" if value and value[0] in FORMULA_CHARS else value
 
 
 def export_rows(spec: ImportKind, *, template: bool = False, guard_text: bool = True) -> Iterator[list[Any]]:
@@ -36,7 +33,7 @@ def export_rows(spec: ImportKind, *, template: bool = False, guard_text: bool = 
             if value is None:
                 value = ""
             elif col.is_text:
-                value = guard(str(value)) if guard_text else str(value)
+                value = neutralize(str(value)) if guard_text else str(value)
             row.append(value)
         yield row
 

@@ -361,3 +361,14 @@ def test_the_tracking_upload_page_shows_every_error_and_changes_nothing(three_pr
     assert response.status_code == 302
     notice.refresh_from_db()
     assert (notice.tracking_number, notice.status) == ("9400111", "MAILED")
+
+
+def test_the_mailing_csv_never_carries_a_live_formula(three_programs):
+    # The addressees are the notice's snapshot of the register when it was issued.
+    Notice.objects.update(addressees=[{"name": '=HYPERLINK("http://evil.example","x")',
+                                       "address_lines": ["@SUM(A1)", "-1+1", "+cmd"], "attention": "=A1"}])
+    for batch in MailingBatch.objects.all():
+        text = services.mailing_csv(batch)
+        cells = [c for row in csv.reader(io.StringIO(text)) for c in row]
+        assert any("HYPERLINK" in c for c in cells)
+        assert not [c for c in cells if c[:1] in ("=", "+", "-", "@", "\t", "\r")]

