@@ -7,4 +7,7 @@ class CoreConfig(AppConfig):
     verbose_name = _("Núcleo")
 
     def ready(self):
-        from core import checks  # noqa: F401  (registers the system-library checks)
+        from core import (
+            checks,  # noqa: F401  (registers the system-library checks)
+            sessions,  # noqa: F401  (marks each sign-in's start for the 12-hour limit)
+        )
