@@ -77,14 +77,13 @@ class PaymentRecordApi(APIView):
         data_in.is_valid(raise_exception=True)
         data = data_in.validated_data
         batch = data.get("batch") or selectors.open_batch_for(request.user, timezone.localdate())
-        replay = Payment.objects.filter(idempotency_key=data["idempotency_key"]).exists()
-        payment = services.payment_record(
+        payment, created = services.payment_record_outcome(
             account=data["account"], amount=data["amount"], method=data["method"], paid_on=data["paid_on"],
             payer=data.get("payer_party") or data["payer_name"], idempotency_key=data["idempotency_key"],
             batch=batch, actor=request.user, check_number=data["check_number"])  # ValidationError → 400
         payment.account.refresh_from_db()
-        return Response(self.OutputSerializer(payment).data, status=status.HTTP_200_OK if replay else
-                        status.HTTP_201_CREATED)
+        return Response(self.OutputSerializer(payment).data, status=status.HTTP_201_CREATED if created else
+                        status.HTTP_200_OK)
 
 
 class AccountStatementInstallmentSerializer(serializers.Serializer):

@@ -40,15 +40,22 @@ def _payer(payer) -> tuple[str, object]:
     return str(payer or "")[:200], None
 
 
+def payment_record(**kwargs) -> Payment:
+    """The payment recorded (or already recorded under the same key): see `payment_record_outcome`."""
+    return payment_record_outcome(**kwargs)[0]
+
+
 @transaction.atomic
-def payment_record(*, account: Account, amount, method: str, paid_on: date, payer, idempotency_key: str,
-                   batch: CashierBatch | None, actor, check_number: str = "", reference: str = "",
-                   source: str = Payment.Source.CASHIER, params=None, memo: str = "") -> Payment:
+def payment_record_outcome(*, account: Account, amount, method: str, paid_on: date, payer, idempotency_key: str,
+                           batch: CashierBatch | None, actor, check_number: str = "", reference: str = "",
+                           source: str = Payment.Source.CASHIER, params=None, memo: str = "") -> tuple[Payment, bool]:
     """Record money received and apply it: oldest due first, surcharge accrued to `paid_on` first
     (posted now as SURCHARGE entries), then principal; what is left is a CREDIT.
 
-    Idempotent on `idempotency_key`: the same key returns the payment already recorded. Payments
-    on one account serialize on the account's row lock; the receipt number is gapless per year.
+    Idempotent on `idempotency_key`: the same key returns the payment already recorded, and
+    `created` (the second value) is False. Whether it was recorded is decided under the account's
+    row lock, so fifty requests at once with one key give one True. Payments on one account
+    serialize on that lock; the receipt number is gapless per year.
     """
     amount = _clean_amount(amount)
     errors = {}
@@ -71,7 +78,7 @@ def payment_record(*, account: Account, amount, method: str, paid_on: date, paye
     if existing is not None:
         if existing.account_id != account.pk or existing.amount != amount:
             raise ValidationError({"idempotency_key": _("Esta clave ya se usó para otro pago.")})
-        return existing
+        return existing, False
     if batch is not None:
         batch = CashierBatch.objects.select_for_update().get(pk=batch.pk)
         if batch.status != CashierBatch.Status.OPEN:
@@ -103,7 +110,7 @@ def payment_record(*, account: Account, amount, method: str, paid_on: date, paye
           summary=f"{payment.receipt_number} {amount} {payment.get_method_display()} {account.number}",
           data={"account": account.pk, "amount": str(amount), "method": method, "paid_on": paid_on.isoformat(),
                 "surcharge_posted": str(surcharge), "credit": str(result.leftover), "source": source})
-    return payment
+    return payment, True
 
 
 @transaction.atomic

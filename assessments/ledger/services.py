@@ -9,7 +9,7 @@ from assessments.ledger.adjustments import (  # noqa: F401
 from assessments.ledger.bankfiles import BankImport, bankfile_import  # noqa: F401
 from assessments.ledger.batches import BatchUnbalanced, batch_close, batch_open  # noqa: F401
 from assessments.ledger.imports import ImportReport, opening_balances_import  # noqa: F401
-from assessments.ledger.payments import payment_record, payment_return  # noqa: F401
+from assessments.ledger.payments import payment_record, payment_record_outcome, payment_return  # noqa: F401
 from assessments.ledger.receivables import (  # noqa: F401
     BulkResult,
     ReceivableRow,
