@@ -740,9 +740,17 @@ def tid_account_entry_add(*, actor, ordinance: TidOrdinance, kind: str, entry_da
         raise ValidationError({"kind": _("Tipo inválido.")})
     if kind == TidAccountEntry.Kind.DEPOSIT and admin_expense:
         raise ValidationError({"admin_expense": _("Un depósito no es un gasto administrativo.")})
+    if entry_date < ordinance.issued_on:
+        # The account exists from the ordinance on; an earlier date is a typing error (0127 for 2027).
+        raise ValidationError({"entry_date": _("La fecha %(d)s es anterior a la ordenanza, aprobada el %(o)s.") % {
+            "d": entry_date.strftime("%d/%m/%Y"), "o": ordinance.issued_on.strftime("%d/%m/%Y")}})
     figures = {}
     if kind == TidAccountEntry.Kind.EXPENSE and admin_expense:
-        pct = tid_cap_pct(entry_date)
+        try:
+            pct = tid_cap_pct(entry_date)
+        except LookupError as exc:  # no TID-5 parameters in force on that date
+            raise ValidationError({"entry_date": _("No hay parámetros de TID-5 vigentes el %(d)s.") % {
+                "d": entry_date.strftime("%d/%m/%Y")}}) from exc
         result = rules.admin_cap_on_timeline(_account_facts(ordinance), on=entry_date, proposed=value, cap_pct=pct)
         if not result.allowed:
             raise AdminCapExceeded(result.check, result.collected_to_date, pct, result.on)

@@ -249,3 +249,14 @@ def test_charges_for_year_sid(charged_resolution, sid_district, staff_user):
     services.sid_project_not_carried_out(actor=staff_user, resolution=charged_resolution, on=date(2026, 8, 1),
                                          reason="No se hizo.")
     assert selectors.improvement_charges_for_year(sid_district, 2027) == []
+
+
+def test_tid5_entry_dated_before_the_ordinance_is_a_400_naming_the_field(with_association, staff_client):
+    """Year 0127 for 2027 was a 500 (no TID-5 parameters in force then); now the field says why."""
+    url = f"/api/v1/improvement/ordinances/{with_association.pk}/account-entries/"
+    for admin in (True, False):
+        response = staff_client.post(url, {"kind": "EXPENSE", "entry_date": "0127-06-05", "amount": "10.00",
+                                           "purpose": "Papelería", "admin_expense": admin},
+                                     content_type="application/json")
+        assert response.status_code == 400, response.content
+        assert "anterior a la ordenanza" in str(response.json()["entry_date"])
