@@ -7,6 +7,7 @@ from simple_history.admin import SimpleHistoryAdmin
 
 from core.admin_mixins import ReadOnlyAdmin, ReadOnlyTabularInline, register_histories, register_read_only
 from core.models import (
+    ApiToken,
     Assignment,
     AuditEntry,
     Clock,
@@ -144,3 +145,43 @@ class DigestSentAdmin(ReadOnlyAdmin):
 
 register_read_only(DocumentOwner)
 register_histories("core")
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(admin.ModelAdmin):
+    """Integrations' keys: made here (the key is shown once), revoked here, with their last use."""
+
+    list_display = ["name", "user", "scope", "prefix", "created_at", "last_used_at", "last_used_ip", "expires_at",
+                    "revoked_at"]
+    list_filter = ["scope", ("revoked_at", admin.EmptyFieldListFilter)]
+    search_fields = ["name", "prefix", "user__username"]
+    readonly_fields = ["prefix", "created_at", "created_by", "last_used_at", "last_used_ip", "revoked_at"]
+    fields = ["name", "user", "scope", "expires_at", *readonly_fields]
+    actions = ["revoke"]
+
+    def get_readonly_fields(self, request, obj=None):
+        # A key's user and scope are what it was made for: a different need is a new key.
+        return [*self.readonly_fields, "user", "scope"] if obj is not None else self.readonly_fields
+
+    def save_model(self, request, obj, form, change):
+        from core.api_tokens import token_create
+
+        if change:
+            return super().save_model(request, obj, form, change)
+        token, key = token_create(user=obj.user, name=obj.name, scope=obj.scope, actor=request.user,
+                                  expires_at=obj.expires_at)
+        obj.pk = token.pk
+        obj.prefix, obj.key_hash, obj.created_at = token.prefix, token.key_hash, token.created_at
+        messages.warning(request, _("Copie ahora la clave de «%(name)s»; no se volverá a mostrar: %(key)s") % {
+            "name": token.name, "key": key})
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # revoked, never deleted: the audit trail names it
+
+    @admin.action(description=_("Revocar los tokens seleccionados"))
+    def revoke(self, request, queryset):
+        from core.api_tokens import token_revoke
+
+        for token in queryset:
+            token_revoke(token=token, actor=request.user)
+        messages.success(request, _("Tokens revocados: %(n)s.") % {"n": queryset.count()})

@@ -354,3 +354,35 @@ class DigestSent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} {self.date:%Y-%m-%d}"
+
+
+class ApiToken(models.Model):
+    """A key an integration (a bank, the AAA's meter system, a municipality) uses instead of a
+    password. It acts as its user, within its scope; only its SHA-256 is stored, so the key is shown
+    once when it is made; revoking it is immediate; its last use is kept for the administrators."""
+
+    class Scope(models.TextChoices):
+        READ = "READ", _("Solo lectura")
+        WRITE = "WRITE", _("Lectura y escritura")
+
+    name = models.CharField(_("integración"), max_length=100)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="api_tokens",
+                             verbose_name=_("actúa como"))
+    scope = models.CharField(_("alcance"), max_length=5, choices=Scope.choices, default=Scope.READ)
+    prefix = models.CharField(_("prefijo"), max_length=12, unique=True, editable=False)
+    key_hash = models.CharField(_("huella de la clave"), max_length=64, unique=True, editable=False)
+    created_at = models.DateTimeField(_("creado"), default=timezone.now, editable=False)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                                   related_name="+", verbose_name=_("creado por"), editable=False)
+    expires_at = models.DateTimeField(_("vence"), null=True, blank=True)
+    last_used_at = models.DateTimeField(_("último uso"), null=True, blank=True, editable=False)
+    last_used_ip = models.GenericIPAddressField(_("última dirección"), null=True, blank=True, editable=False)
+    revoked_at = models.DateTimeField(_("revocado"), null=True, blank=True, editable=False)
+
+    class Meta:
+        verbose_name = _("token de la API")
+        verbose_name_plural = _("tokens de la API")
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…)"
