@@ -92,7 +92,9 @@ def sign_in(page, base_url: str, username: str, password: str = "pw-Test-12345")
     page.goto(f"{base_url}/cuentas/login/")
     page.fill("#id_username", username)
     page.fill("#id_password", password)
-    page.click("form.login-form button[type=submit]")
+    # Wait for the answer to the form: a page.goto right after the click could cancel the sign-in.
+    with page.expect_navigation():
+        page.click("form.login-form button[type=submit]")
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from assessments.franchise_billing import rules
 from assessments.franchise_billing.models import AaaTransfer
 from core.fiscal import fiscal_year_of
+from core.uploads import bounded_file_field
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 
@@ -33,7 +34,7 @@ class BillReadingsForm(forms.Form):
 
 
 class ReadingImportForm(forms.Form):
-    file = forms.FileField(label=_("Archivo CSV de la AAA"),
+    file = bounded_file_field(label=_("Archivo CSV de la AAA"),
                            help_text=_("Columnas: franchise_number (o franquicia), month (o mes, AAAA-MM), "
                                        "gallons (o galones). Se importa completo o nada."))
     billed_on = forms.DateField(label=_("Fecha de las facturas"), widget=DATE, required=False,

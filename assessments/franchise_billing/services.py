@@ -30,6 +30,7 @@ from core.audit import audit
 from core.fiscal import fiscal_year_of, fiscal_year_start
 from core.money import ZERO
 from core.parameters import DatabaseParameters
+from core.uploads import DEFAULT_MAX_BYTES, too_large_message
 from franchises import services as franchise_services
 from franchises.models import Franchise, MeterReading, TariffClass
 
@@ -371,6 +372,8 @@ def meter_readings_import(*, content: bytes | str, filename: str, actor, billed_
     today = timezone.localdate()
     billed_on = billed_on or today
     raw = content if isinstance(content, bytes) else content.encode("utf-8")
+    if len(raw) > DEFAULT_MAX_BYTES:
+        raise ReadingImportError([readings_csv.RowError(1, "", "", too_large_message(DEFAULT_MAX_BYTES))])
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:

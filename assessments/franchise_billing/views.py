@@ -21,6 +21,7 @@ from core import roles
 from core.fiscal import fiscal_year_of
 from core.mixins import StaffRequiredMixin
 from core.spreadsheets import csv_writer
+from core.uploads import DEFAULT_MAX_BYTES, read_at_most
 from franchises.models import Franchise, TariffClass
 
 CLASS_LABELS = dict(TariffClass.choices)
@@ -150,7 +151,8 @@ class ReadingImportView(BillingPageMixin, TemplateView):
             return self.render_to_response(self.get_context_data(form=form))
         upload = form.cleaned_data["file"]
         try:
-            record = services.meter_readings_import(content=upload.read(), filename=upload.name, actor=request.user,
+            record = services.meter_readings_import(content=read_at_most(upload, DEFAULT_MAX_BYTES),
+                                                    filename=upload.name, actor=request.user,
                                                     billed_on=form.cleaned_data.get("billed_on"))
         except services.ReadingImportError as exc:
             messages.error(request, _("Archivo rechazado completo: no se registró nada."))

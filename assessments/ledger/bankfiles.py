@@ -24,6 +24,7 @@ from assessments.ledger.payments import payment_record
 from assessments.models import BankFile, BankFileLine, Payment, Receivable
 from core.audit import audit
 from core.money import CENT, ZERO, to_decimal
+from core.uploads import DEFAULT_MAX_BYTES, read_at_most, too_large_message
 
 REQUIRED = ("reference", "amount", "date")
 Status = BankFileLine.Status
@@ -43,10 +44,10 @@ def _read(file) -> tuple[bytes, str]:
     if isinstance(file, bytes):
         return file, "banco.csv"
     name = getattr(file, "name", "banco.csv") or "banco.csv"
-    if hasattr(file, "seek"):
-        file.seek(0)
-    data = file.read()
-    return (data.encode("utf-8") if isinstance(data, str) else data), name.rsplit("/", 1)[-1][:200]
+    data = read_at_most(file, DEFAULT_MAX_BYTES)
+    if len(data) > DEFAULT_MAX_BYTES:
+        raise ValidationError({"file": too_large_message(DEFAULT_MAX_BYTES)})
+    return data, name.rsplit("/", 1)[-1][:200]
 
 
 def _parse_date(raw: str) -> date:

@@ -9,6 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from assessments.models import Adjustment, Payment
+from core.uploads import bounded_file_field
 
 MONEY_FIELD = {"max_digits": 14, "decimal_places": 2}
 
@@ -69,11 +70,11 @@ class BatchCloseForm(forms.Form):
 
 
 class BankFileForm(forms.Form):
-    file = forms.FileField(label=_("Archivo del banco (CSV: reference, amount, date, bank_ref)"))
+    file = bounded_file_field(label=_("Archivo del banco (CSV: reference, amount, date, bank_ref)"))
 
 
 class OpeningBalancesForm(forms.Form):
-    file = forms.FileField(label=_("Archivo CSV de saldos de apertura"))
+    file = bounded_file_field(label=_("Archivo CSV de saldos de apertura"))
     issued_on = forms.DateField(label=_("Fecha de apertura"), widget=DateInput())
 
 

@@ -26,6 +26,7 @@ from assessments.ledger.receivables import (
 from assessments.models import Fund, Receivable
 from core.audit import audit
 from core.money import CENT, ZERO, to_decimal
+from core.uploads import DEFAULT_MAX_BYTES, read_at_most, too_large_message
 
 SOURCE_TYPE = "opening_balance"
 TRUE = {"1", "yes", "si", "sí", "true", "y", "s"}
@@ -46,11 +47,18 @@ def opening_balances_import(*, file, office, issued_on: date, actor) -> ImportRe
     """Validate every row first; any error posts nothing and the report lists them all."""
     from districts.models import Parcel, Party
 
-    data = file if isinstance(file, (bytes, str)) else file.read()
-    text = data.decode("utf-8-sig") if isinstance(data, bytes) else data
+    report = ImportReport(ok=False)
+    data = read_at_most(file, DEFAULT_MAX_BYTES)
+    if len(data) > DEFAULT_MAX_BYTES:
+        report.errors.append((1, too_large_message(DEFAULT_MAX_BYTES)))
+        return report
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        report.errors.append((1, _("El archivo no está en UTF-8.")))
+        return report
     reader = csv.DictReader(io.StringIO(text))
     headers = {h.strip().lower() for h in reader.fieldnames or []}
-    report = ImportReport(ok=False)
     missing = [c for c in ("fund", "due_date", "amount") if c not in headers]
     if not ({"cadastre", "party_ref"} & headers):
         missing.append("cadastre|party_ref")

@@ -4,6 +4,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from assessments.whatif.forms import IrrigationFiguresForm, LajasFiguresForm
+from core.uploads import bounded_file_field
 from districts.models import District
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
@@ -12,7 +13,7 @@ DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 class CertificationMixin(forms.Form):
     certified_by = forms.CharField(label=_("Certificado por (funcionario)"), max_length=200)
     certified_on = forms.DateField(label=_("Fecha de certificación"), widget=DATE)
-    document = forms.FileField(label=_("Documento de certificación (PDF)"), required=False)
+    document = bounded_file_field(label=_("Documento de certificación (PDF)"), required=False)
 
 
 class IrrigationCertifiedForm(IrrigationFiguresForm, CertificationMixin):

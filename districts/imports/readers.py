@@ -13,6 +13,8 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from core.uploads import UploadRefused, check_xlsx_archive
+
 MAX_BYTES = 10 * 1024 * 1024
 MAX_ROWS = 50_000
 XLSX_MAGIC = b"PK\x03\x04"
@@ -122,15 +124,41 @@ def read_xlsx(content: bytes) -> tuple[list[str], Iterator[tuple[int, dict[str, 
     from openpyxl import load_workbook
 
     try:
+        check_xlsx_archive(content)
+    except UploadRefused as exc:
+        raise ReaderError(exc.message) from exc
+    try:
         workbook = load_workbook(io.BytesIO(content), read_only=True, data_only=True)
     except (BadZipFile, KeyError, ValueError, OSError) as exc:
         raise ReaderError(_("No se pudo abrir el archivo XLSX: %(error)s") % {"error": exc})
     try:
-        sheet = workbook.worksheets[0]
-        raw = [(number, list(cells)) for number, cells in enumerate(sheet.iter_rows(values_only=True), start=1)]
+        rows = enumerate(workbook.worksheets[0].iter_rows(values_only=True), start=1)
+        first = next(rows, None)
+        if first is None:
+            raise ReaderError(_("El archivo está vacío."))
+        headers = _headers(list(first[1]))
+        # Streamed, never listed whole: read_sheet stops at MAX_ROWS, and a sheet of a million blank
+        # rows stops at MAX_BLANK_RUN instead of being walked to its end.
+        data = list(_rows(headers, _bounded((n, list(cells)) for n, cells in rows)))
     finally:
         workbook.close()
-    if not raw:
-        raise ReaderError(_("El archivo está vacío."))
-    headers = _headers(raw[0][1])
-    return headers, _rows(headers, iter(raw[1:]))
+    return headers, iter(data)
+
+
+MAX_BLANK_RUN = 10_000
+
+
+def _bounded(raw: Iterator[tuple[int, list[Any]]]) -> Iterator[tuple[int, list[Any]]]:
+    """Rows up to MAX_ROWS data rows (one more, so read_sheet can say so) and no long blank run."""
+    data_rows = blank_run = 0
+    for number, cells in raw:
+        if all(c is None or (isinstance(c, str) and not c.strip()) for c in cells):
+            blank_run += 1
+            if blank_run > MAX_BLANK_RUN:
+                return
+            continue
+        blank_run = 0
+        data_rows += 1
+        yield number, cells
+        if data_rows > MAX_ROWS:
+            return

@@ -34,7 +34,7 @@ from districts.imports.columns import (
     get_kind,
     match_headers,
 )
-from districts.imports.readers import ReaderError, read_sheet
+from districts.imports.readers import MAX_BYTES, ReaderError, read_sheet
 from districts.models import Ownership, Party
 from districts.services import record_save
 
@@ -140,7 +140,8 @@ def read_upload(uploaded_file) -> tuple[bytes, str]:
         return bytes(uploaded_file), ""
     if hasattr(uploaded_file, "seek"):
         uploaded_file.seek(0)
-    content = uploaded_file.read()
+    # One byte past the limit is enough for read_sheet to refuse it; the rest is never read.
+    content = uploaded_file.read(MAX_BYTES + 1)
     return content, getattr(uploaded_file, "name", "") or ""
 
 

@@ -19,6 +19,7 @@ from django.views import View
 
 from core import roles
 from core.mixins import StaffRequiredMixin, WriterRequiredMixin
+from core.uploads import bounded_file_field
 from districts.imports.columns import KINDS
 from districts.imports.exporters import FORMATS
 from districts.imports.jobs import import_job_queue, job_state, runs_in_background
@@ -42,7 +43,7 @@ ERRORS_SHOWN = 500
 
 class ImportForm(forms.Form):
     kind = forms.ChoiceField(label=gettext_lazy("Qué contiene"), choices=[(k.key, k.label) for k in KINDS.values()])
-    file = forms.FileField(label=gettext_lazy("Archivo CSV o XLSX"),
+    file = bounded_file_field(label=gettext_lazy("Archivo CSV o XLSX"),
                            help_text=gettext_lazy("Fila 1: nombres de las columnas. CSV en UTF-8. Máximo 10 MB."))
 
 

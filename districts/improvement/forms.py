@@ -7,6 +7,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from core.uploads import bounded_file_field
 from districts.improvement import rules
 from districts.improvement.models import SidResolution, TidAccountEntry, TidFactorFinding, TidOrdinance
 from districts.models import District, Municipality, Parcel, Party
@@ -230,11 +231,11 @@ class AccountEntryForm(forms.Form):
     amount = forms.DecimalField(label=_("Monto"), max_digits=14, decimal_places=2, min_value=Decimal("0.01"))
     purpose = forms.CharField(label=_("Propósito"), max_length=240)
     admin_expense = forms.BooleanField(label=_("Gasto administrativo (tope 5 %)"), required=False)
-    supporting_document = forms.FileField(label=_("Documento de apoyo"), required=False)
+    supporting_document = bounded_file_field(label=_("Documento de apoyo"), required=False)
 
 
 class AuditForm(forms.Form):
     fiscal_year = forms.IntegerField(label=_("Año fiscal auditado"), min_value=1950, max_value=2200)
     cpa_name = forms.CharField(label=_("Contador público autorizado"), max_length=160)
     received_on = date_field(_("Recibido el"))
-    report = forms.FileField(label=_("Informe"), required=False)
+    report = bounded_file_field(label=_("Informe"), required=False)
