@@ -76,7 +76,7 @@ def count(url: str, table: str) -> int:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_backup_restores_into_an_empty_database_and_verifies(world, restore_database, tmp_path):  # noqa: F811
+def test_backup_restores_into_an_empty_database_and_verifies(restore_database, world, tmp_path):  # noqa: F811
     name, url = restore_database
     documents = list(Document.objects.order_by("pk"))
     assert len(documents) >= 4
@@ -132,7 +132,7 @@ def test_backup_restores_into_an_empty_database_and_verifies(world, restore_data
 
 
 @pytest.mark.django_db(transaction=True)
-def test_restore_refuses_to_replace_a_stored_file_with_other_content(world, restore_database, tmp_path):  # noqa: F811
+def test_restore_refuses_to_replace_a_stored_file_with_other_content(restore_database, world, tmp_path):  # noqa: F811
     name, url = restore_database
     call_command("backup", str(tmp_path / "backups"), stdout=io.StringIO())
     [folder] = (tmp_path / "backups").iterdir()
@@ -147,7 +147,7 @@ def test_restore_refuses_to_replace_a_stored_file_with_other_content(world, rest
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_damaged_backup_is_refused_before_anything_is_restored(world, restore_database, tmp_path):  # noqa: F811
+def test_a_damaged_backup_is_refused_before_anything_is_restored(restore_database, world, tmp_path):  # noqa: F811
     name, url = restore_database
     call_command("backup", str(tmp_path / "backups"), stdout=io.StringIO())
     [folder] = (tmp_path / "backups").iterdir()

@@ -9,6 +9,7 @@ import hashlib
 import io
 import json
 import secrets
+import shutil
 from pathlib import Path
 
 import pytest
@@ -23,7 +24,7 @@ from pypdf import PdfReader
 from config.storage import storages_from_env
 from core.documents import pdf
 from core.models import Document
-from tests.conftest import require, using_postgres
+from tests.conftest import require
 from tests.portal.conftest import world  # noqa: F401  (fixture)
 
 REGION = "us-east-1"
@@ -184,11 +185,12 @@ def test_a_notice_is_headed_by_a_letterhead_kept_in_the_bucket(bucket, staff_use
     assert len(page.images) == 3     # the letterhead, the barcode and the QR code
 
 
-def test_a_backup_copies_every_object_of_the_bucket(bucket, world, tmp_path):  # noqa: F811
-    require(using_postgres(), "backup needs PostgreSQL: set DATABASE_URL=postgres://…")
-    import shutil
-
+@pytest.fixture
+def pg_dump_ready(postgres_only):
     require(shutil.which("pg_dump") is not None, "needs pg_dump (postgresql-client)")
+
+
+def test_a_backup_copies_every_object_of_the_bucket(pg_dump_ready, bucket, world, tmp_path):  # noqa: F811
     s3, name = bucket
     call_command("backup", str(tmp_path), stdout=io.StringIO())
     [folder] = tmp_path.iterdir()
