@@ -5,6 +5,8 @@ import environ
 from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
+from config.storage import storages_from_env
+
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 env = environ.Env()
 env.read_env(str(BASE_DIR / ".env"), overwrite=False) if (BASE_DIR / ".env").exists() else None
@@ -105,6 +107,9 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 MEDIA_URL = "media/"
 MEDIA_ROOT = Path(env("DJANGO_MEDIA_ROOT", default=str(BASE_DIR / "media")))
+# Uploads and generated PDFs: MEDIA_ROOT, or an S3-compatible bucket with DJANGO_STORAGE_BACKEND=s3
+# (config/storage.py; docs/operations/storage.md). Code reads and writes them only through the storage API.
+STORAGES = storages_from_env(env.ENVIRON)
 
 EMAIL_BACKEND = env("DJANGO_EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
 # SMTP by configuration: DJANGO_EMAIL_BACKEND=django.core.mail.backends.smtp.EmailBackend plus these.

@@ -1,4 +1,6 @@
 """Production: every secret from the environment, no defaults; HTTPS only."""
+from config.storage import storages_from_env
+
 from .base import *  # noqa: F401,F403
 from .base import env
 
@@ -20,10 +22,9 @@ SECURE_HSTS_PRELOAD = True
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 
-STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
-}
+# Media on the local disk or in an S3-compatible bucket (DJANGO_STORAGE_BACKEND); static files by WhiteNoise.
+STORAGES = storages_from_env(env.ENVIRON,
+                             staticfiles_backend="whitenoise.storage.CompressedManifestStaticFilesStorage")
 EMAIL_BACKEND = env("DJANGO_EMAIL_BACKEND", default="django.core.mail.backends.smtp.EmailBackend")
 EMAIL_URL = env.email_url("EMAIL_URL", default="smtp://localhost:25")
 vars().update(EMAIL_URL)

@@ -4,7 +4,6 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from datetime import datetime
-from pathlib import Path
 
 from django.conf import settings
 from django.contrib.contenttypes.models import ContentType
@@ -18,7 +17,7 @@ from django.utils import timezone, translation
 
 from core.audit import audit
 from core.documents.codes import new_code
-from core.documents.pdf import html_to_pdf
+from core.documents.pdf import html_to_pdf, stored_image_data_uri
 from core.documents.qr import qr_png_data_uri, qr_svg_data_uri
 from core.models import Document, DocumentDownloadLog, DocumentOwner
 
@@ -68,15 +67,12 @@ def _unused_code() -> str:
 
 
 def _letterhead_src(office) -> str:
-    """A file: URI for the office's letterhead image (districts.Office.letterhead), if it has one."""
+    """A data: URI of the office's letterhead image (districts.Office.letterhead), read through its
+    storage (never a local path: the media may be in an S3 bucket); "" when it has none."""
     image = getattr(office, "letterhead", None)
     if not image:
         return ""
-    try:
-        path = Path(image.path)
-    except (NotImplementedError, ValueError):  # storage without local paths, or no file
-        return ""
-    return path.resolve().as_uri() if path.is_file() else ""
+    return stored_image_data_uri(image)
 
 
 @transaction.atomic

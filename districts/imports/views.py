@@ -1,8 +1,8 @@
 """Staff pages: upload a file for a dry run, confirm the same file, download exports.
 
-Writers import; every staff role (the auditor too) exports. The previewed file is kept under
-MEDIA_ROOT by its SHA-256 and remembered in the session, so the confirm button applies exactly
-the bytes that were reviewed.
+Writers import; every staff role (the auditor too) exports. The previewed file is kept in the
+default storage (a local folder or the S3 bucket) by its SHA-256 and remembered in the session, so
+the confirm button applies exactly the bytes that were reviewed.
 """
 from __future__ import annotations
 

@@ -305,3 +305,50 @@ def test_admin_reads_documents_and_download_logs(client, make_user, issued, staf
         assert client.get(reverse(name)).status_code == 200
     assert client.get(reverse("admin:core_document_change", args=[issued.pk])).status_code == 200
     assert client.get(reverse("admin:core_document_add")).status_code == 403
+
+
+def test_fetcher_refuses_files_in_media_root():
+    """Stored files are read through the storage API (data: URIs), never by path, so MEDIA_ROOT is
+    not readable by a template either."""
+    stored = Path(settings.MEDIA_ROOT) / "letterheads" / "secret.png"
+    stored.parent.mkdir(parents=True, exist_ok=True)
+    stored.write_bytes(b"not for documents")
+    with pytest.raises(ValueError):
+        DocumentURLFetcher(_allowed_roots()).fetch(stored.resolve().as_uri())
+
+
+def test_letterhead_comes_through_a_storage_without_local_paths(owner_party, settings):
+    """InMemoryStorage keeps nothing on disk (its `.path` names no file): the letterhead and the PDF
+    go through the storage API only."""
+    from core.documents import pdf
+
+    settings.STORAGES = {**settings.STORAGES,
+                         "default": {"BACKEND": "django.core.files.storage.InMemoryStorage"}}
+    pdf.reset_caches()
+    try:
+        office = factories.office()
+        buffer = io.BytesIO()
+        Image.new("RGB", (300, 80), (11, 61, 99)).save(buffer, format="PNG")
+        office.letterhead.save("membrete-en-memoria.png", ContentFile(buffer.getvalue()), save=True)
+        assert not Path(office.letterhead.path).exists()
+        document = document_render(template_name="documents/letter.html",
+                                   context=letter_context(office, owner_party), kind=Document.Kind.NOTICE,
+                                   title=TITLE)
+        content = pdf_bytes(document)
+        assert hashlib.sha256(content).hexdigest() == document.sha256
+        assert len(PdfReader(io.BytesIO(content)).pages[0].images) == 1
+    finally:
+        pdf.reset_caches()
+
+
+def test_a_missing_or_unsupported_letterhead_is_left_out(owner_party):
+    office = factories.office()
+    office.letterhead.save("membrete.txt", ContentFile(b"text, not an image"), save=True)
+    document = document_render(template_name="documents/letter.html", context=letter_context(office, owner_party),
+                               kind=Document.Kind.NOTICE, title=TITLE)
+    assert len(PdfReader(io.BytesIO(pdf_bytes(document))).pages[0].images) == 0
+    office.letterhead.delete(save=False)
+    office.letterhead.name = "letterheads/gone.png"
+    document = document_render(template_name="documents/letter.html", context=letter_context(office, owner_party),
+                               kind=Document.Kind.NOTICE, title=TITLE)
+    assert len(PdfReader(io.BytesIO(pdf_bytes(document))).pages[0].images) == 0
