@@ -60,11 +60,22 @@ lint: dev-venv
 pytest: dev-venv
 	DJANGO_SETTINGS_MODULE=config.settings.test $(VENV)/bin/pytest $(PYTEST_ARGS)
 
+# Workers and beat never guess their settings (config/celery.py refuses to start without them):
+# production unless told otherwise, e.g. `make worker DJANGO_SETTINGS_MODULE=config.settings.local`.
+# A worker consumes every queue unless QUEUES says which (celery's -Q): rolls, notices, deadlines, default.
+# On a server the systemd units of deploy/ run them instead (one cargos-worker@<queues> per group).
+worker beat: DJANGO_SETTINGS_MODULE ?= config.settings.production
+QUEUES ?= rolls,notices,deadlines,default
+
 worker: venv
-	$(VENV)/bin/celery -A config worker --loglevel=INFO --concurrency=$${CELERY_CONCURRENCY:-2}
+	@echo "Celery worker: settings $(DJANGO_SETTINGS_MODULE), queues $(QUEUES)"
+	DJANGO_SETTINGS_MODULE=$(DJANGO_SETTINGS_MODULE) $(VENV)/bin/celery -A config worker -Q $(QUEUES) \
+		--loglevel=INFO --concurrency=$${CELERY_CONCURRENCY:-2}
 
 beat: venv
-	$(VENV)/bin/celery -A config beat --loglevel=INFO --schedule=/tmp/cargos-celerybeat-schedule
+	@echo "Celery beat: settings $(DJANGO_SETTINGS_MODULE)"
+	DJANGO_SETTINGS_MODULE=$(DJANGO_SETTINGS_MODULE) $(VENV)/bin/celery -A config beat --loglevel=INFO \
+		--schedule=/tmp/cargos-celerybeat-schedule
 
 clean:
 	rm -rf $(VENV) db.sqlite3 media staticfiles
