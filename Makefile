@@ -29,8 +29,10 @@ messages: venv
 	@command -v msgfmt >/dev/null || { echo "gettext's msgfmt is missing: apt-get install gettext (English pages need it)"; exit 1; }
 	$(MANAGE) compilemessages --ignore=.venv -v0
 
+# The periodic schedule's defaults (CELERY_BEAT_SCHEDULE) where missing; administrators' changes are kept.
 migrate: venv
 	$(MANAGE) migrate --noinput -v0
+	$(MANAGE) sync_schedules -v0
 
 # The demo: the register, then each domain's records on top of it (every command is idempotent).
 seed: migrate
@@ -74,8 +76,7 @@ worker: venv
 
 beat: venv
 	@echo "Celery beat: settings $(DJANGO_SETTINGS_MODULE)"
-	DJANGO_SETTINGS_MODULE=$(DJANGO_SETTINGS_MODULE) $(VENV)/bin/celery -A config beat --loglevel=INFO \
-		--schedule=/tmp/cargos-celerybeat-schedule
+	DJANGO_SETTINGS_MODULE=$(DJANGO_SETTINGS_MODULE) $(VENV)/bin/celery -A config beat --loglevel=INFO --pidfile=
 
 clean:
 	rm -rf $(VENV) db.sqlite3 media staticfiles

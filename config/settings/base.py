@@ -30,6 +30,8 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "simple_history",
+    "django_celery_beat",
+    "django_celery_results",
     "core",
     "districts",
     "liens",
@@ -181,6 +183,10 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBIL
 # CELERY_SINGLE_QUEUE=<queue> in the environment sends every task to that one queue (config.celery.route_task):
 # a test's private worker, or a small box with one worker.
 CELERY_TASK_DEFAULT_QUEUE = "default"
+# The periodic schedule lives in the database (django-celery-beat; admin "Periodic tasks"), behind a lock
+# in Redis so a second beat only waits (config/beat.py). CELERY_BEAT_SCHEDULE below is the default that
+# `manage.py sync_schedules` installs where an entry is missing; it never overwrites an administrator's change.
+CELERY_BEAT_SCHEDULER = "config.beat:LockedDatabaseScheduler"
 CELERY_TASK_ROUTES = [
     "config.celery.route_task",
     {
