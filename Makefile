@@ -6,7 +6,7 @@ PIP := $(VENV)/bin/pip
 MANAGE := $(PY) manage.py
 HOST ?= 127.0.0.1:8000
 
-.PHONY: run test venv dev-venv syslibs lint pytest migrate seed serve worker beat messages clean
+.PHONY: run test venv dev-venv syslibs lint pytest migrate seed serve worker beat messages prod-smoke clean
 
 $(VENV)/.installed: requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -77,6 +77,12 @@ worker: venv
 beat: venv
 	@echo "Celery beat: settings $(DJANGO_SETTINGS_MODULE)"
 	DJANGO_SETTINGS_MODULE=$(DJANGO_SETTINGS_MODULE) $(VENV)/bin/celery -A config beat --loglevel=INFO --pidfile=
+
+## make prod-smoke: the production kit end to end on the local PostgreSQL and Redis (deploy/smoke.py):
+## a fresh cargos_smoke database, gunicorn with deploy/gunicorn.conf.py, two workers and beat on
+## config.settings.production, then sign-in, roll certification, notices and an owner's PDF over HTTP.
+prod-smoke: venv syslibs
+	$(PY) deploy/smoke.py
 
 clean:
 	rm -rf $(VENV) db.sqlite3 media staticfiles
