@@ -6,7 +6,7 @@ PIP := $(VENV)/bin/pip
 MANAGE := $(PY) manage.py
 HOST ?= 127.0.0.1:8000
 
-.PHONY: run test venv dev-venv syslibs lint pytest migrate seed serve worker beat messages clean schema
+.PHONY: run test venv dev-venv syslibs lint pytest migrate seed serve worker beat messages prod-smoke clean schema
 
 $(VENV)/.installed: requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -29,8 +29,10 @@ messages: venv
 	@command -v msgfmt >/dev/null || { echo "gettext's msgfmt is missing: apt-get install gettext (English pages need it)"; exit 1; }
 	$(MANAGE) compilemessages --ignore=.venv -v0
 
+# The periodic schedule's defaults (CELERY_BEAT_SCHEDULE) where missing; administrators' changes are kept.
 migrate: venv
 	$(MANAGE) migrate --noinput -v0
+	$(MANAGE) sync_schedules -v0
 
 # The demo: the register, then each domain's records on top of it (every command is idempotent).
 seed: migrate
@@ -60,11 +62,27 @@ lint: dev-venv
 pytest: dev-venv
 	DJANGO_SETTINGS_MODULE=config.settings.test $(VENV)/bin/pytest $(PYTEST_ARGS)
 
+# Workers and beat never guess their settings (config/celery.py refuses to start without them):
+# production unless told otherwise, e.g. `make worker DJANGO_SETTINGS_MODULE=config.settings.local`.
+# A worker consumes every queue unless QUEUES says which (celery's -Q): rolls, notices, deadlines, default.
+# On a server the systemd units of deploy/ run them instead (one cargos-worker@<queues> per group).
+worker beat: DJANGO_SETTINGS_MODULE ?= config.settings.production
+QUEUES ?= rolls,notices,deadlines,default
+
 worker: venv
-	$(VENV)/bin/celery -A config worker --loglevel=INFO --concurrency=$${CELERY_CONCURRENCY:-2}
+	@echo "Celery worker: settings $(DJANGO_SETTINGS_MODULE), queues $(QUEUES)"
+	DJANGO_SETTINGS_MODULE=$(DJANGO_SETTINGS_MODULE) $(VENV)/bin/celery -A config worker -Q $(QUEUES) \
+		--loglevel=INFO --concurrency=$${CELERY_CONCURRENCY:-2}
 
 beat: venv
-	$(VENV)/bin/celery -A config beat --loglevel=INFO --schedule=/tmp/cargos-celerybeat-schedule
+	@echo "Celery beat: settings $(DJANGO_SETTINGS_MODULE)"
+	DJANGO_SETTINGS_MODULE=$(DJANGO_SETTINGS_MODULE) $(VENV)/bin/celery -A config beat --loglevel=INFO --pidfile=
+
+## make prod-smoke: the production kit end to end on the local PostgreSQL and Redis (deploy/smoke.py):
+## a fresh cargos_smoke database, gunicorn with deploy/gunicorn.conf.py, two workers and beat on
+## config.settings.production, then sign-in, roll certification, notices and an owner's PDF over HTTP.
+prod-smoke: venv syslibs
+	$(PY) deploy/smoke.py
 
 ## make schema: regenerate the committed OpenAPI contract (a test compares it with the code).
 ## Integer ranges follow the database backend, so it describes PostgreSQL's (no connection is made).

@@ -98,9 +98,12 @@ def sign_in(page, base_url: str, username: str, password: str = "pw-Test-12345")
 
 
 @pytest.fixture
-def celery_worker_process(postgres_only, settings):
+def celery_worker_process(postgres_only, settings, monkeypatch):
     """A real Celery worker (prefork, one child) on Redis, sharing the test database and media folder.
 
+    It consumes one private queue, and CELERY_SINGLE_QUEUE (config.celery.route_task) sends every task
+    there, from this process and from inside the worker alike, instead of the named queues (rolls,
+    notices, deadlines, default) that nobody consumes here.
     Tests using it must be `django_db(transaction=True)` so the worker sees committed rows.
     Yields a handle with `.send(task, *args)`, `.child_pids()` and `.stop()`.
     """
@@ -120,11 +123,13 @@ def celery_worker_process(postgres_only, settings):
     database_url = f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
     queue = f"test-{uuid.uuid4().hex[:8]}"
     env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url, "CELERY_VISIBILITY_TIMEOUT": "5",
-           "DJANGO_SETTINGS_MODULE": "config.settings.test", "DJANGO_MEDIA_ROOT": str(settings.MEDIA_ROOT)}
+           "DJANGO_SETTINGS_MODULE": "config.settings.test", "DJANGO_MEDIA_ROOT": str(settings.MEDIA_ROOT),
+           "CELERY_SINGLE_QUEUE": queue}
     cmd = [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", queue, "--pool=prefork",
            "--concurrency=1", "--loglevel=INFO", "--without-gossip", "--without-mingle", "-n", f"{queue}@%h"]
     log = open(os.path.join(str(settings.MEDIA_ROOT), f"{queue}.log"), "w+")  # noqa: SIM115
     proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
+    monkeypatch.setenv("CELERY_SINGLE_QUEUE", queue)
     saved = (app.conf.task_always_eager, app.conf.broker_url, app.conf.task_default_queue)
     app.conf.task_always_eager = False
     app.conf.broker_url = redis_url

@@ -32,6 +32,8 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "simple_history",
+    "django_celery_beat",
+    "django_celery_results",
     "core",
     "districts",
     "liens",
@@ -184,6 +186,33 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # A killed worker's task comes back after this many seconds rather than Redis's default hour.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600)}
+# Named queues, so one kind of work cannot starve another (`celery worker -Q …`; deploy/ runs one
+# cargos-worker@<queues> per group):
+#   rolls     — a roll's generation, certification, finalization and corrections: long, one district at a time;
+#   notices   — rendering notices (WeasyPrint, CPU-bound fan-out in chunks) and mailing batches;
+#   deadlines — the beat's daily clock work: work queue and digest, franchise flags, nightly lien ranking,
+#               franchise and improvement billing. Statutory dates must not wait behind a July roll or a
+#               notice run, and these batches must not delay what staff start by hand;
+#   default   — everything else: imports confirmed by staff, lien re-ranking after a finalization, Celery's own.
+# CELERY_SINGLE_QUEUE=<queue> in the environment sends every task to that one queue (config.celery.route_task):
+# a test's private worker, or a small box with one worker.
+CELERY_TASK_DEFAULT_QUEUE = "default"
+# The periodic schedule lives in the database (django-celery-beat; admin "Periodic tasks"), behind a lock
+# in Redis so a second beat only waits (config/beat.py). CELERY_BEAT_SCHEDULE below is the default that
+# `manage.py sync_schedules` installs where an entry is missing; it never overwrites an administrator's change.
+CELERY_BEAT_SCHEDULER = "config.beat:LockedDatabaseScheduler"
+CELERY_TASK_ROUTES = [
+    "config.celery.route_task",
+    {
+        "assessments.rolls.*": {"queue": "rolls"},
+        "assessments.notices.*": {"queue": "notices"},
+        "core.tasks.*": {"queue": "deadlines"},
+        "franchises.tasks.*": {"queue": "deadlines"},
+        "liens.tasks.liens_rank_all_task": {"queue": "deadlines"},
+        "assessments.franchise_billing.tasks.*": {"queue": "deadlines"},
+        "assessments.improvement_billing.tasks.*": {"queue": "deadlines"},
+    },
+]
 # Later issues add their entries here (July 1 rolls, daily deadlines and delinquency).
 CELERY_BEAT_SCHEDULE: dict = {
     # franchises: FRA-10 (12 months without use) and FRA-7 (renewal not filed) flags; 04:30 Puerto Rico time.

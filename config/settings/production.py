@@ -14,6 +14,8 @@ DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=True)
+# Probes (load balancer, monitoring) may ask over plain HTTP; nginx forwards only these two without HTTPS.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
 SESSION_COOKIE_SECURE = True
 CSRF_COOKIE_SECURE = True
 SECURE_HSTS_SECONDS = env.int("DJANGO_SECURE_HSTS_SECONDS", default=31536000)
@@ -31,6 +33,11 @@ vars().update(EMAIL_URL)
 
 REDIS_URL = env("REDIS_URL")
 CELERY_BROKER_URL = REDIS_URL
-CELERY_RESULT_BACKEND = REDIS_URL
+# Task results and failures in PostgreSQL, visible in the admin ("Task results", django-celery-results),
+# with the task's name, arguments and worker; Celery's daily backend_cleanup (sync_schedules) drops them
+# after CELERY_RESULT_EXPIRES_DAYS (30 by default).
+CELERY_RESULT_BACKEND = "django-db"
+CELERY_RESULT_EXPIRES = env.int("CELERY_RESULT_EXPIRES_DAYS", default=30) * 24 * 3600
+CELERY_RESULT_EXTENDED = True
 CELERY_TASK_ALWAYS_EAGER = False
 DEMO_ACCOUNTS_ENABLED = env.bool("DEMO_ACCOUNTS_ENABLED", default=False)
