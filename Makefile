@@ -6,17 +6,30 @@ PIP := $(VENV)/bin/pip
 MANAGE := $(PY) manage.py
 HOST ?= 127.0.0.1:8000
 
-.PHONY: run test venv dev-venv syslibs lint pytest migrate seed serve worker beat messages prod-smoke clean schema
+.PHONY: run test venv dev-venv syslibs lint pytest migrate seed serve worker beat messages prod-smoke clean schema lock
 
-$(VENV)/.installed: requirements.txt
-	$(PYTHON) -m venv $(VENV)
-	$(PIP) install --quiet --upgrade pip
-	$(PIP) install --quiet -r requirements.txt
+PIP_VERSION := 26.3
+
+# requirements*.txt name what the code uses; requirements*.lock pin every package installed
+# (`make lock` after changing a requirements file). Installs come from the lock files only.
+$(VENV)/.installed: requirements.lock
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || { \
+		echo "Python 3.11 or newer is needed; $(PYTHON) is $$($(PYTHON) --version 2>&1). Install python3.11 (and python3-venv) or run make PYTHON=/path/to/python3.11."; exit 1; }
+	@$(PYTHON) -m venv $(VENV) || { echo "Creating the virtualenv failed: on Debian/Ubuntu apt-get install python3-venv"; exit 1; }
+	$(PIP) install --quiet pip==$(PIP_VERSION)
+	$(PIP) install --quiet -r requirements.lock
 	touch $@
 
-$(VENV)/.dev-installed: $(VENV)/.installed requirements-dev.txt
-	$(PIP) install --quiet -r requirements-dev.txt
+$(VENV)/.dev-installed: $(VENV)/.installed requirements-dev.lock
+	$(PIP) install --quiet -r requirements-dev.lock
 	touch $@
+
+## make lock: re-pin every package from requirements.txt and requirements-dev.txt (pip-tools).
+lock: dev-venv
+	$(VENV)/bin/pip-compile --quiet --allow-unsafe --no-emit-index-url --no-emit-find-links --strip-extras \
+		--output-file requirements.lock requirements.txt
+	$(VENV)/bin/pip-compile --quiet --allow-unsafe --no-emit-index-url --no-emit-find-links --strip-extras \
+		--output-file requirements-dev.lock requirements-dev.txt
 
 venv: $(VENV)/.installed
 dev-venv: $(VENV)/.dev-installed

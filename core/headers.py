@@ -19,6 +19,8 @@ class NoStoreMiddleware:
     def __call__(self, request):
         response = self.get_response(request)
         user = getattr(request, "user", None)
+        if "no-store" in response.get("Cache-Control", ""):
+            return response  # the view said so already (document downloads: "private, no-store")
         if (user is not None and user.is_authenticated) or request.path.startswith(PRIVATE_PREFIXES):
             add_never_cache_headers(response)
         return response
