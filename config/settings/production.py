@@ -19,6 +19,8 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = True
 SECURE_HSTS_PRELOAD = True
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
+# The load balancer probes these over plain HTTP (core/health_views.py, docs/operations/observe.md).
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
 
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
