@@ -5,6 +5,8 @@ import environ
 from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
+from core.logs import logging_config
+
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 env = environ.Env()
 env.read_env(str(BASE_DIR / ".env"), overwrite=False) if (BASE_DIR / ".env").exists() else None
@@ -42,6 +44,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "core.request_id.RequestIdMiddleware",  # first: every response carries X-Request-ID, every log line the id
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -230,11 +233,8 @@ IMPORT_TASK_THRESHOLD_ROWS = env.int("IMPORT_TASK_THRESHOLD_ROWS", default=2000)
 # Demo accounts exist only where seed_demo created them; production can switch them off.
 DEMO_ACCOUNTS_ENABLED = env.bool("DEMO_ACCOUNTS_ENABLED", default=True)
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": env("DJANGO_LOG_LEVEL", default="INFO")},
-    # WeasyPrint reports every layout step at INFO; only its problems matter here.
-    "loggers": {"weasyprint": {"level": "WARNING"}, "fontTools": {"level": "WARNING"}},
-}
+# Logs (docs/operations/observe.md): `text` lines for people, or `json` lines (DJANGO_LOG_FORMAT=json, the
+# production default) for a collector; both with the request id (core/logs.py, core/request_id.py).
+LOG_FORMAT = env("DJANGO_LOG_FORMAT", default="text")
+LOG_LEVEL = env("DJANGO_LOG_LEVEL", default="INFO")
+LOGGING = logging_config(LOG_FORMAT, LOG_LEVEL)

@@ -1,6 +1,8 @@
 """Production: every secret from the environment, no defaults; HTTPS only."""
+from core.logs import logging_config
+
 from .base import *  # noqa: F401,F403
-from .base import env
+from .base import LOG_LEVEL, env
 
 DEBUG = False
 SECRET_KEY = env("DJANGO_SECRET_KEY")
@@ -35,3 +37,7 @@ CELERY_BROKER_URL = REDIS_URL
 CELERY_RESULT_BACKEND = REDIS_URL
 CELERY_TASK_ALWAYS_EAGER = False
 DEMO_ACCOUNTS_ENABLED = env.bool("DEMO_ACCOUNTS_ENABLED", default=False)
+
+# JSON lines for the log collector unless DJANGO_LOG_FORMAT=text.
+LOG_FORMAT = env("DJANGO_LOG_FORMAT", default="json")
+LOGGING = logging_config(LOG_FORMAT, LOG_LEVEL)

@@ -174,10 +174,19 @@ def _production_settings():
             sys.modules.pop("config.settings.production", None)
 
 
+def test_production_logs_json_by_default():
+    prod = _production_settings()
+    assert prod.LOG_FORMAT == "json"
+    assert prod.LOGGING["handlers"]["console"]["formatter"] == "json"
+    assert prod.LOGGING["handlers"]["console"]["filters"] == ["request_id"]
+
+
 @pytest.mark.redis
 @pytest.mark.django_db(transaction=True)
-def test_a_real_worker_beats_and_clears_its_heartbeat(
+def test_a_real_worker_beats_and_clears_its_heartbeat_and_keeps_the_request_id(
         clean_heartbeats, celery_worker_process, settings):  # cleaned before the worker starts and beats
+    from core.request_id import request_id_var
+    from core.tasks import refresh_work_queue
 
     redis = clean_heartbeats
     deadline = time.monotonic() + 30
@@ -188,9 +197,25 @@ def test_a_real_worker_beats_and_clears_its_heartbeat(
     settings.CELERY_TASK_ALWAYS_EAGER = False
     assert Client().get("/readyz").status_code == 200
 
+    rid = f"obs-{uuid.uuid4().hex}"
+    token = request_id_var.set(rid)
+    try:
+        result = celery_worker_process.send(refresh_work_queue)
+    finally:
+        request_id_var.reset(token)
+    result.get(timeout=60)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not _succeeded_line(celery_worker_process.log(), result.id):
+        time.sleep(0.2)
+    line = _succeeded_line(celery_worker_process.log(), result.id)
+    assert line and rid in line and "core.tasks.refresh_work_queue" in line, celery_worker_process.log()[-2000:]
 
     celery_worker_process.stop()
     assert health.live_workers(redis) == []  # a clean shutdown removes it at once
+
+
+def _succeeded_line(log: str, task_id: str) -> str | None:
+    return next((x for x in log.splitlines() if task_id in x and "succeeded" in x), None)
 
 
 def test_readyz_body_is_json_only_status_and_version(client, monkeypatch):
