@@ -5,6 +5,8 @@ import environ
 from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
+from config.sentry import init_sentry
+from config.version import __version__
 from core.logs import logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
@@ -238,3 +240,11 @@ DEMO_ACCOUNTS_ENABLED = env.bool("DEMO_ACCOUNTS_ENABLED", default=True)
 LOG_FORMAT = env("DJANGO_LOG_FORMAT", default="text")
 LOG_LEVEL = env("DJANGO_LOG_LEVEL", default="INFO")
 LOGGING = logging_config(LOG_FORMAT, LOG_LEVEL)
+
+# Sentry, only when SENTRY_DSN is set (config/sentry.py); nothing is initialised or sent otherwise.
+SENTRY_DSN = env("SENTRY_DSN", default="")
+# The environment's name defaults to the settings module's: production, local, test.
+SENTRY_ENVIRONMENT = env("SENTRY_ENVIRONMENT",
+                         default=env("DJANGO_SETTINGS_MODULE", default="local").rsplit(".", 1)[-1])
+init_sentry(SENTRY_DSN, SENTRY_ENVIRONMENT, __version__,
+            traces_sample_rate=env.float("SENTRY_TRACES_SAMPLE_RATE", default=0.0))
