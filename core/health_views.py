@@ -31,6 +31,8 @@ def readyz(request):
     """200 when every check of core.health passes, else 503; the body names only the status and version."""
     failed = {name: reason for name, reason in health.run_checks().items() if reason is not None}
     for name, reason in failed.items():
-        logger.error("readyz: check %s failed: %s", name, reason, extra={"check": name})
+        # A warning, not an error: with Sentry on, errors become events, and the load balancer asks every few
+        # seconds. The 503 itself is logged by django.request.
+        logger.warning("readyz: check %s failed: %s", name, reason, extra={"check": name})
     status = 503 if failed else 200
     return JsonResponse({"status": "unavailable" if failed else "ok", "version": __version__}, status=status)

@@ -19,7 +19,9 @@ class RequestIdFilter(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         if getattr(record, "request_id", None) is None:
-            record.request_id = request_id_var.get()
+            # Django logs a request's 4xx/5xx (django.request) after the middleware has finished: the request
+            # it passes along still knows its id.
+            record.request_id = request_id_var.get() or getattr(getattr(record, "request", None), "request_id", None)
         task_id = task_id_var.get()
         if task_id is not None:
             record.task_id = task_id

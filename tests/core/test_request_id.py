@@ -66,6 +66,13 @@ def test_log_records_and_tasks_of_a_request_carry_its_id(client, console_output)
     assert request_id_var.get() is None and task_id_var.get() is None  # nothing leaks past the request
 
 
+@pytest.mark.django_db
+def test_djangos_own_request_log_carries_the_id(client, console_output):
+    """django.request logs a 404 after the middleware has reset the context: the request still has the id."""
+    assert client.get("/no-such-page/", headers={"X-Request-ID": "req-404"}).status_code == 404
+    assert any("[req-404]" in x and "Not Found" in x for x in console_output.getvalue().splitlines())
+
+
 def test_publish_puts_the_current_id_in_the_headers():
     headers = {"id": "t1", "task": "x"}
     put_request_id_in_headers(headers=headers)
