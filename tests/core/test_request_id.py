@@ -44,9 +44,11 @@ def console_output():
     """What the configured console handler (settings.LOGGING) writes, for the length of a test."""
     handler = next(h for h in logging.getLogger().handlers if any(isinstance(f, RequestIdFilter) for f in h.filters))
     buf = io.StringIO()
-    old = handler.setStream(buf)
+    old, old_formatter = handler.setStream(buf), handler.formatter
+    handler.setFormatter(TextFormatter())  # the same lines whatever DJANGO_LOG_FORMAT the run has
     yield buf
     handler.setStream(old)
+    handler.setFormatter(old_formatter)
 
 
 @pytest.mark.urls("tests.core.obs_urls")
