@@ -47,7 +47,8 @@ def test_nothing_is_initialised_without_a_dsn(settings):
 
 def _wsgi_get(path: str, query: str, headers: dict[str, str]) -> tuple[str, bytes]:
     """Through Django's WSGI handler, as gunicorn calls it (Sentry reads the request at that level; the
-    test client skips it). The request's end does not close the test's transaction."""
+    test client skips it). As in Django's test client, the request's start and end do not close the test's
+    database connection (and its transaction)."""
     from wsgiref.util import setup_testing_defaults
 
     from django.core import signals
@@ -59,12 +60,14 @@ def _wsgi_get(path: str, query: str, headers: dict[str, str]) -> tuple[str, byte
     environ.update({"HTTP_" + k.upper().replace("-", "_"): v for k, v in headers.items()})
     setup_testing_defaults(environ)
     status = []
+    signals.request_started.disconnect(close_old_connections)
     signals.request_finished.disconnect(close_old_connections)
     try:
         response = WSGIHandler()(environ, lambda s, h, exc_info=None: status.append(s))
         body = b"".join(response)
         response.close()
     finally:
+        signals.request_started.connect(close_old_connections)
         signals.request_finished.connect(close_old_connections)
     return status[0], body
 
