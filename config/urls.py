@@ -4,6 +4,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from assessments.api.compute import ComputeView
+from core.health_views import healthz, readyz
 from core.views import HomeView
 
 api_v1 = [
@@ -21,6 +22,9 @@ api_v1 = [
 ]
 
 urlpatterns = [
+    # For the load balancer: public, no details, exempt from the HTTPS redirect (docs/operations/observe.md).
+    path("healthz", healthz, name="healthz"),
+    path("readyz", readyz, name="readyz"),
     path("", HomeView.as_view(), name="home"),
     path("cuentas/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),

@@ -8,6 +8,7 @@ class CoreConfig(AppConfig):
 
     def ready(self):
         from core import (
+            celery_signals,  # noqa: F401  (request id into tasks, worker heartbeat, worker logging)
             checks,  # noqa: F401  (registers the system-library checks)
             sessions,  # noqa: F401  (marks each sign-in's start for the 12-hour limit)
         )

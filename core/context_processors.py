@@ -1,7 +1,8 @@
-"""Navigation shown on every staff page, by role."""
+"""Navigation shown on every staff page, by role; the application's version in every page's footer."""
 from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext_lazy as _
 
+from config.version import __version__
 from core import roles
 
 STAFF_NAV = [
@@ -44,3 +45,7 @@ def navigation(request):
     active = max(matches, key=lambda i: len(i["url"]))["key"] if matches else ""
     return {"is_staff_member": True, "nav_items": items, "nav_active": active, "can_write": roles.can_write(user),
             "is_admin": roles.has_role(user, roles.ADMINISTRATOR)}
+
+
+def version(request):
+    return {"app_version": __version__}

@@ -6,6 +6,9 @@ from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
 from config.storage import storages_from_env
+from config.sentry import init_sentry
+from config.version import __version__
+from core.logs import logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 env = environ.Env()
@@ -46,6 +49,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "core.request_id.RequestIdMiddleware",  # first: every response carries X-Request-ID, every log line the id
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -76,6 +80,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
                 "core.context_processors.navigation",
+                "core.context_processors.version",
             ],
         },
     },
@@ -263,11 +268,16 @@ IMPORT_TASK_THRESHOLD_ROWS = env.int("IMPORT_TASK_THRESHOLD_ROWS", default=2000)
 # Demo accounts exist only where seed_demo created them; production can switch them off.
 DEMO_ACCOUNTS_ENABLED = env.bool("DEMO_ACCOUNTS_ENABLED", default=True)
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": env("DJANGO_LOG_LEVEL", default="INFO")},
-    # WeasyPrint reports every layout step at INFO; only its problems matter here.
-    "loggers": {"weasyprint": {"level": "WARNING"}, "fontTools": {"level": "WARNING"}},
-}
+# Logs (docs/operations/observe.md): `text` lines for people, or `json` lines (DJANGO_LOG_FORMAT=json, the
+# production default) for a collector; both with the request id (core/logs.py, core/request_id.py).
+LOG_FORMAT = env("DJANGO_LOG_FORMAT", default="text")
+LOG_LEVEL = env("DJANGO_LOG_LEVEL", default="INFO")
+LOGGING = logging_config(LOG_FORMAT, LOG_LEVEL)
+
+# Sentry, only when SENTRY_DSN is set (config/sentry.py); nothing is initialised or sent otherwise.
+SENTRY_DSN = env("SENTRY_DSN", default="")
+# The environment's name defaults to the settings module's: production, local, test.
+SENTRY_ENVIRONMENT = env("SENTRY_ENVIRONMENT",
+                         default=env("DJANGO_SETTINGS_MODULE", default="local").rsplit(".", 1)[-1])
+init_sentry(SENTRY_DSN, SENTRY_ENVIRONMENT, __version__,
+            traces_sample_rate=env.float("SENTRY_TRACES_SAMPLE_RATE", default=0.0))

@@ -1,8 +1,9 @@
 """Production: every secret from the environment, no defaults; HTTPS only."""
 from config.storage import storages_from_env
+from core.logs import logging_config
 
 from .base import *  # noqa: F401,F403
-from .base import env
+from .base import LOG_LEVEL, env
 
 DEBUG = False
 SECRET_KEY = env("DJANGO_SECRET_KEY")
@@ -14,7 +15,8 @@ DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=True)
-# Probes (load balancer, monitoring) may ask over plain HTTP; nginx forwards only these two without HTTPS.
+# Probes (load balancer, monitoring) may ask over plain HTTP; nginx forwards only these two without HTTPS
+# (core/health_views.py, docs/operations/observe.md).
 SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
 SESSION_COOKIE_SECURE = True
 CSRF_COOKIE_SECURE = True
@@ -41,3 +43,7 @@ CELERY_RESULT_EXPIRES = env.int("CELERY_RESULT_EXPIRES_DAYS", default=30) * 24 *
 CELERY_RESULT_EXTENDED = True
 CELERY_TASK_ALWAYS_EAGER = False
 DEMO_ACCOUNTS_ENABLED = env.bool("DEMO_ACCOUNTS_ENABLED", default=False)
+
+# JSON lines for the log collector unless DJANGO_LOG_FORMAT=text.
+LOG_FORMAT = env("DJANGO_LOG_FORMAT", default="json")
+LOGGING = logging_config(LOG_FORMAT, LOG_LEVEL)

@@ -6,7 +6,8 @@ from tests.web.routes import named_patterns
 
 PUBLIC = {"login", "logout", "password_reset", "password_reset_done", "password_reset_confirm",
           "password_reset_complete", "set_language", "core:verify_form", "core:verify",
-          "core:calendar_ical"}  # the iCal feed: its secret token is the key (tests/dashboard/test_calendar.py)
+          "core:calendar_ical",  # the iCal feed: its secret token is the key (tests/dashboard/test_calendar.py)
+          "healthz", "readyz"}  # the load balancer's probes, without details (tests/core/test_health.py)
 SKIP_NAMESPACES = {"admin", "portal", "api"}
 
 

@@ -28,7 +28,8 @@ pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
 
 MISSING = 987654321  # an id no table reaches
 PUBLIC = {"login", "logout", "password_reset", "password_reset_done", "password_reset_confirm",
-          "password_reset_complete", "set_language", "core:verify_form", "core:verify", "core:calendar_ical"}
+          "password_reset_complete", "set_language", "core:verify_form", "core:verify", "core:calendar_ical",
+          "healthz", "readyz"}  # the load balancer's probes (tests/core/test_health.py)
 SKIP_NAMESPACES = {"admin", "portal", "api"}
 IMPROVEMENT = ["SID", "TID"]  # District.Kind of the improvement districts
 STAFF_ELSEWHERE = {"portal:invite"}  # the staff's page that invites an owner to the portal
