@@ -11,8 +11,7 @@ staff signs in through the login form, generates and certifies a roll (jobs on t
 issues its notices (notices worker), and the owner downloads a notice PDF from the portal.
 
 Every wait is bounded; every process is stopped at the end, also on failure. Exit status 1 on any
-failure, with the last lines of the logs that tell why. SMOKE_ALLOW_MISSING_HEALTH=1 lets /healthz
-and /readyz answer 404 (until they exist on this branch). SMOKE_KEEP=1 keeps the temporary folder.
+failure, with the last lines of the logs that tell why. SMOKE_KEEP=1 keeps the temporary folder.
 """
 from __future__ import annotations
 
@@ -320,15 +319,25 @@ def manage(procs: Processes, name: str, *args: str, timeout: float = 180) -> str
 
 
 def step_health(client: Client, procs: Processes) -> None:
-    allow_missing = os.environ.get("SMOKE_ALLOW_MISSING_HEALTH") == "1"
-    for path in ("/healthz", "/readyz"):
-        answer = client.get(path, follow=False)
-        if answer.status == 404 and allow_missing:
-            say("SKIP", f"GET {path}", "404: SKIP until healthz lands (SMOKE_ALLOW_MISSING_HEALTH=1)")
-            continue
-        if answer.status != 200:
-            raise SmokeFailure(f"GET {path} answered {answer.status}: {answer.text[:300]}", ("web",))
-        say("ok", f"GET {path}", "200")
+    answer = client.get("/healthz", follow=False)
+    if answer.status != 200 or answer.text.strip() != "ok":
+        raise SmokeFailure(f"GET /healthz answered {answer.status}: {answer.text[:300]}", ("web",))
+    say("ok", "GET /healthz", "200")
+    # Ready once the database, Redis, storage and migrations answer and a worker's heartbeat is in
+    # Redis: the workers were just started, so this waits (bounded) for their first beat.
+    deadline = time.monotonic() + 90
+    while True:
+        answer = client.get("/readyz", follow=False)
+        if answer.status == 200:
+            break
+        if time.monotonic() > deadline:
+            raise SmokeFailure(f"GET /readyz answered {answer.status} for 90 s: {answer.text[:300]}",
+                               ("web", "worker-rolls", "worker-notices"))
+        time.sleep(1)
+    body = json.loads(answer.body)
+    if body.get("status") != "ok" or not body.get("version"):
+        raise SmokeFailure(f"GET /readyz body: {answer.text[:300]}", ("web",))
+    say("ok", "GET /readyz", f"200, version {body['version']}")
 
 
 def poll_job(client: Client, state_url: str, what: str, seconds: float, logs: tuple[str, ...]) -> dict:

@@ -5,8 +5,8 @@ import environ
 from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
-from config.storage import storages_from_env
 from config.sentry import init_sentry
+from config.storage import storages_from_env
 from config.version import __version__
 from core.logs import logging_config
 
