@@ -43,6 +43,8 @@ class RecordFormView(WriterRequiredMixin, FormView):
     Subclasses set `model`, `form_class`, `action` (audit name) and the two titles.
     """
 
+    required_action = roles.DRAFT
+
     model = None
     action = ""
     create_title = ""
@@ -139,6 +141,7 @@ class FlagListView(StaffRequiredMixin, ListView):
 
 
 class FlagAssignView(WriterRequiredMixin, View):
+    required_action = roles.ASSIGN
     http_method_names = ["post"]
 
     def post(self, request, pk):

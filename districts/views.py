@@ -74,8 +74,8 @@ class PartyDetailView(StaffRequiredMixin, DetailView):
         ctx = super().get_context_data(**kwargs)
         ctx["ownerships"] = self.object.ownerships.select_related("parcel", "parcel__municipality")
         ctx["history"] = self.object.history.select_related("history_user")[:15]
-        # "Crear cuenta e invitar" (the owners' portal, assessments.portal.staff_views.INVITER_ROLES)
-        ctx["can_invite_owner"] = roles.has_role(self.request.user, roles.STAFF, roles.ADMINISTRATOR)
+        # "Crear cuenta e invitar" (the owners' portal): the role matrix's `invite`
+        ctx["can_invite_owner"] = roles.can(self.request.user, roles.INVITE)
         return ctx
 
 

@@ -141,6 +141,7 @@ class FranchiseDetailView(StaffRequiredMixin, DetailView):
 
 
 class FranchiseFormView(ServiceFormView):
+    required_action = roles.DRAFT
     form_class = forms.FranchiseForm
 
     @property
@@ -164,6 +165,7 @@ class FranchiseFormView(ServiceFormView):
 
 
 class MeterReadingCreateView(ServiceFormView):
+    required_action = roles.DRAFT
     form_class = forms.MeterReadingForm
     title = _("Lectura de contador")
 
@@ -178,6 +180,7 @@ class MeterReadingCreateView(ServiceFormView):
 
 
 class UsageReportCreateView(ServiceFormView):
+    required_action = roles.DRAFT
     form_class = forms.UsageReportForm
     title = _("Informe de uso")
 
@@ -249,6 +252,7 @@ class ApplicationDetailView(StaffRequiredMixin, DetailView):
 
 
 class ApplicationFileView(ServiceFormView):
+    required_action = roles.DRAFT
     form_class = forms.ApplicationFileForm
 
     def kind(self) -> str:
@@ -301,6 +305,7 @@ class ApplicationSubjectMixin:
 
 
 class ApplicationReviewView(ApplicationSubjectMixin, ServiceFormView):
+    required_action = roles.DRAFT
     form_class = forms.ApplicationReviewForm
     title = _("Revisar expediente")
 
@@ -319,6 +324,7 @@ class ApplicationReviewView(ApplicationSubjectMixin, ServiceFormView):
 
 
 class ApplicationDecideView(ApplicationSubjectMixin, ServiceFormView):
+    required_action = roles.DECIDE
     form_class = forms.ApplicationDecideForm
     title = _("Decidir solicitud")
 
@@ -355,6 +361,7 @@ class ApplicationDecideView(ApplicationSubjectMixin, ServiceFormView):
 
 
 class ApplicationNotifyView(ApplicationSubjectMixin, ServiceFormView):
+    required_action = roles.DRAFT
     form_class = forms.NotifyForm
     title = _("Notificación de la determinación")
 
@@ -367,6 +374,8 @@ class ApplicationNotifyView(ApplicationSubjectMixin, ServiceFormView):
 
 class HearingRequestView(ServiceFormView):
     """FRA-11: a party asks in writing for a hearing on an application or a proceeding."""
+
+    required_action = roles.DRAFT
 
     form_class = forms.HearingRequestForm
     title = _("Solicitud de vista administrativa")
@@ -402,6 +411,7 @@ class ProceedingHearingRequestView(HearingRequestView):
 
 
 class HearingUpdateView(ServiceFormView):
+    required_action = roles.DRAFT
     form_class = forms.HearingUpdateForm
     title = _("Vista administrativa")
 
@@ -428,6 +438,7 @@ class HearingUpdateView(ServiceFormView):
 
 
 class ProceedingCreateView(ServiceFormView):
+    required_action = roles.DRAFT
     form_class = forms.ProceedingForm
     title = _("Iniciar procedimiento")
 
@@ -467,6 +478,7 @@ class ProceedingSubjectMixin:
 
 
 class ProceedingNoticeView(ProceedingSubjectMixin, ServiceFormView):
+    required_action = roles.DRAFT
     form_class = forms.ProceedingNoticeForm
     title = _("Aviso por correo certificado (FRA-8)")
 
@@ -476,6 +488,7 @@ class ProceedingNoticeView(ProceedingSubjectMixin, ServiceFormView):
 
 
 class ProceedingDecideView(ProceedingSubjectMixin, ServiceFormView):
+    required_action = roles.DECIDE
     form_class = forms.ProceedingDecideForm
     title = _("Resolver procedimiento")
 

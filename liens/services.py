@@ -314,7 +314,7 @@ def _require_legal_reviewer(actor) -> None:
 
     from core import roles
 
-    if not roles.has_role(actor, roles.LEGAL_REVIEWER):
+    if not roles.can(actor, roles.RULE):
         raise PermissionDenied(_("Solo un revisor legal puede registrar o revocar resoluciones sobre el rango."))
 
 

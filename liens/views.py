@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date
 
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils import timezone
@@ -52,18 +52,14 @@ class ParcelMixin:
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
         ctx["parcel"] = self.get_parcel()
-        ctx["is_legal_reviewer"] = roles.has_role(self.request.user, roles.LEGAL_REVIEWER)
+        ctx["is_legal_reviewer"] = roles.can(self.request.user, roles.RULE)
         return ctx
 
 
 class LegalReviewerRequiredMixin(WriterRequiredMixin):
-    """Legal reviewers only (LIEN-2 rulings); other staff get 403."""
+    """Legal rulings on rank (LIEN-2): the `rule` action of the role matrix; other staff get 403."""
 
-    def dispatch(self, request, *args, **kwargs):
-        user = request.user
-        if roles.is_staff_member(user) and not roles.has_role(user, roles.LEGAL_REVIEWER):
-            raise PermissionDenied
-        return super().dispatch(request, *args, **kwargs)
+    required_action = roles.RULE
 
 
 # --- Legal-review queue -----------------------------------------------------------------------
@@ -92,7 +88,7 @@ class QueueView(StaffRequiredMixin, TemplateView):
         ctx["state"] = state
         ctx["q"] = self.request.GET.get("q", "").strip()
         ctx["matches"] = list(parcel_search(ctx["q"])[:20]) if ctx["q"] else []
-        ctx["is_legal_reviewer"] = roles.has_role(self.request.user, roles.LEGAL_REVIEWER)
+        ctx["is_legal_reviewer"] = roles.can(self.request.user, roles.RULE)
         return ctx
 
 
@@ -132,6 +128,7 @@ class LadderView(ParcelMixin, StaffRequiredMixin, TemplateView):
 
 
 class LienRecordView(ParcelMixin, WriterRequiredMixin, View):
+    required_action = roles.DRAFT
     def post(self, request, pk):
         parcel = self.get_parcel()
         form = forms.LienRecordForm(request.POST)
@@ -150,6 +147,8 @@ class LienRecordView(ParcelMixin, WriterRequiredMixin, View):
 
 class LienStatusView(WriterRequiredMixin, View):
     """Satisfy, release or reinstate a lien; the parcel is re-ranked."""
+
+    required_action = roles.DRAFT
 
     def post(self, request, pk):
         lien = get_object_or_404(Lien.objects.select_related("parcel"), pk=pk)
@@ -240,6 +239,8 @@ class SeizureView(ParcelMixin, StaffRequiredMixin, FormView):
     """IRR-12: the amount owed (typed, or pre-filled by the collections pages through the query
     string) and a proposed seizure value against `2 × owed`; an excess raises a SEIZURE_LIMIT flag."""
 
+    required_action = roles.ISSUE
+
     template_name = "liens/seizure.html"
     form_class = forms.SeizureForm
 
@@ -271,6 +272,8 @@ class SeizureView(ParcelMixin, StaffRequiredMixin, FormView):
 
 class CertificateView(ParcelMixin, StaffRequiredMixin, FormView):
     """Issue the lien certificate as of a date (PDF with verification code); earlier ones listed."""
+
+    required_action = roles.ISSUE
 
     template_name = "liens/certificate_form.html"
     form_class = forms.CertificateForm

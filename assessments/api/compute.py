@@ -5,12 +5,14 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from assessments.compute import CALCULATIONS, ComputeInputError, run
+from core import roles
 from core.parameters import DatabaseParameters
-from core.permissions import IsStaffReader
+from core.permissions import HasAction
 
 
 class ComputeView(APIView):
-    permission_classes = [IsStaffReader]
+    required_action = roles.READ
+    permission_classes = [HasAction]
 
     @extend_schema(
         summary="Run a rule engine (contracts/compute.md)",

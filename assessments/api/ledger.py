@@ -12,26 +12,16 @@ from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field, extend_schema_serializer
 from rest_framework import generics, serializers, status
-from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from assessments.ledger import selectors, services
 from assessments.models import Account, CashierBatch, LedgerEntry, Payment, Receivable
 from core import roles
-from core.permissions import IsStaffReader
+from core.permissions import HasAction, IsStaffReader
 from districts.models import Party
 
 MONEY = {"max_digits": 14, "decimal_places": 2}
-
-
-class CanTakePayments(BasePermission):
-    message = "Solo cajeros y personal de la oficina registran pagos."
-
-    def has_permission(self, request, view) -> bool:
-        if request.method in SAFE_METHODS:
-            return roles.is_staff_member(request.user)
-        return roles.has_role(request.user, roles.CASHIER, roles.STAFF, roles.ADMINISTRATOR)
 
 
 class EntrySerializer(serializers.ModelSerializer):
@@ -45,7 +35,8 @@ class EntrySerializer(serializers.ModelSerializer):
 
 
 class PaymentRecordApi(APIView):
-    permission_classes = [CanTakePayments]
+    required_action = roles.PAY
+    permission_classes = [HasAction]
 
     @extend_schema_serializer(component_name="PaymentRecordInput")
     class InputSerializer(serializers.Serializer):

@@ -46,6 +46,8 @@ class BillingPageMixin(StaffRequiredMixin):
 class InvoiceRunView(BillingPageMixin, TemplateView):
     """FRA-3: choose a fiscal year, run its tariff invoices, read the run's report."""
 
+    required_action = roles.FINALIZE
+
     template_name = "franchise_billing/run.html"
     tab = "run"
 
@@ -94,6 +96,8 @@ class InvoiceRunView(BillingPageMixin, TemplateView):
 class FranchiseBillingView(BillingPageMixin, TemplateView):
     """A franchise's tariff invoices and metered bills, what is open, the readings still to bill."""
 
+    required_action = roles.FINALIZE
+
     template_name = "franchise_billing/franchise.html"
     tab = "franchise"
 
@@ -133,6 +137,8 @@ class FranchiseBillingView(BillingPageMixin, TemplateView):
 
 class ReadingImportView(BillingPageMixin, TemplateView):
     """The AAA's monthly readings file: all or nothing, errors by row and column."""
+
+    required_action = roles.DRAFT
 
     template_name = "franchise_billing/import.html"
     tab = "import"
@@ -180,6 +186,8 @@ def fra4_csv(report: selectors.Fra4Report) -> str:
 class TransfersView(BillingPageMixin, TemplateView):
     """FRA-4: collections by class for a month, fiscal quarter or fiscal year; the AAA's 90 %
     of GROUND_INDUSTRIAL rounded once on the period; the transfers recorded; CSV export."""
+
+    required_action = roles.PAY
 
     template_name = "franchise_billing/transfers.html"
     tab = "funds"

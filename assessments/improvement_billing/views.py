@@ -41,6 +41,7 @@ class DistrictListView(PageMixin, TemplateView):
 
 
 class DistrictRunsView(PageMixin, TemplateView):
+    required_action = roles.FINALIZE
     template_name = "improvement_billing/district.html"
 
     def district(self) -> District:

@@ -21,31 +21,19 @@ from assessments.models import Account, Adjustment, BankFile, CashierBatch, Inst
 from core import roles
 from core.mixins import StaffRequiredMixin
 
-CASH_ROLES = (roles.CASHIER, roles.STAFF, roles.ADMINISTRATOR)
-OFFICE_ROLES = (roles.STAFF, roles.ADMINISTRATOR)
-APPROVER_ROLES = (roles.APPROVER, roles.ADMINISTRATOR)
-
 
 class LedgerRoleMixin(StaffRequiredMixin):
-    """Staff read (auditors included); writes need one of `write_roles`. `write_page` also guards GET."""
+    """Staff read (auditors included); writes are the cash window's (`pay`) unless the view declares
+    another action of the role matrix. `write_access` also guards GET."""
 
-    write_roles: tuple[str, ...] = CASH_ROLES
-    write_page = False
-
-    def dispatch(self, request, *args, **kwargs):
-        user = request.user
-        writes = self.write_page or request.method not in ("GET", "HEAD", "OPTIONS")
-        if user.is_authenticated and roles.is_staff_member(user) and writes and not roles.has_role(
-                user, *self.write_roles):
-            raise PermissionDenied
-        return super().dispatch(request, *args, **kwargs)
+    required_action = roles.PAY
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
         user = self.request.user
-        ctx.update(can_take_payments=roles.has_role(user, *CASH_ROLES),
-                   can_request=roles.has_role(user, *OFFICE_ROLES),
-                   can_approve=roles.has_role(user, *APPROVER_ROLES))
+        ctx.update(can_take_payments=roles.can(user, roles.PAY),
+                   can_request=roles.can(user, roles.REQUEST),
+                   can_approve=roles.can(user, roles.APPROVE))
         return ctx
 
 
@@ -133,7 +121,7 @@ class CertificateView(LedgerRoleMixin, TemplateView):
 class CertificatePdfView(LedgerRoleMixin, View):
     """Issue the payoff certificate as a verifiable PDF (any staff member may ask for one)."""
 
-    write_roles = tuple(roles.STAFF_ROLES)
+    required_action = roles.READ  # a certificate of debt: every staff role issues one
 
     def post(self, request, pk):
         account = get_object_or_404(Account, pk=pk)
@@ -147,7 +135,7 @@ class CertificatePdfView(LedgerRoleMixin, View):
 
 class PaymentCreateView(LedgerRoleMixin, TemplateView):
     template_name = "assessments/ledger/payment_form.html"
-    write_page = True
+    write_access = True
 
     @cached_property
     def account(self) -> Account:
@@ -208,7 +196,7 @@ class ReceiptIssueView(LedgerRoleMixin, View):
 
 
 class PaymentReturnView(LedgerRoleMixin, View):
-    write_roles = OFFICE_ROLES + (roles.CASHIER,)
+    required_action = roles.ADJUST
 
     def post(self, request, pk):
         payment = get_object_or_404(Payment, pk=pk)
@@ -278,7 +266,7 @@ class BatchView(LedgerRoleMixin, TemplateView):
         return ctx
 
     def post(self, request, pk):
-        if self.batch.cashier_id != request.user.pk and not roles.has_role(request.user, *APPROVER_ROLES):
+        if self.batch.cashier_id != request.user.pk and not roles.can(request.user, roles.APPROVE):
             raise PermissionDenied
         form = forms.BatchCloseForm(request.POST)
         if not form.is_valid():
@@ -296,7 +284,7 @@ class BatchView(LedgerRoleMixin, TemplateView):
 
 class BankFileListView(LedgerRoleMixin, TemplateView):
     template_name = "assessments/ledger/bankfile_list.html"
-    write_roles = OFFICE_ROLES
+    required_action = roles.PAY
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
@@ -356,8 +344,8 @@ class BankFileView(LedgerRoleMixin, TemplateView):
 
 class AdjustmentRequestView(LedgerRoleMixin, TemplateView):
     template_name = "assessments/ledger/adjustment_form.html"
-    write_roles = OFFICE_ROLES
-    write_page = True
+    required_action = roles.REQUEST
+    write_access = True
 
     @cached_property
     def account(self) -> Account:
@@ -403,7 +391,7 @@ class AdjustmentQueueView(LedgerRoleMixin, TemplateView):
 
 
 class AdjustmentDecideView(LedgerRoleMixin, View):
-    write_roles = APPROVER_ROLES
+    required_action = roles.APPROVE
 
     def post(self, request, pk):
         adj = get_object_or_404(Adjustment, pk=pk)

@@ -74,6 +74,7 @@ class NoticePdfView(StaffRequiredMixin, View):
 
 
 class NoticeMailingView(WriterRequiredMixin, View):
+    required_action = roles.DRAFT
     http_method_names = ["post"]
 
     def post(self, request, pk):
@@ -97,6 +98,7 @@ class NoticeMailingView(WriterRequiredMixin, View):
 
 
 class NoticeCorrectView(WriterRequiredMixin, View):
+    required_action = roles.DRAFT
     http_method_names = ["post"]
 
     def post(self, request, pk):
@@ -121,6 +123,8 @@ class NoticeCorrectView(WriterRequiredMixin, View):
 class NoticeLanguageView(WriterRequiredMixin, View):
     """"Emitir en inglés" (or back in Spanish): the notice again, same number, in the language the
     owner asked for."""
+
+    required_action = roles.DRAFT
     http_method_names = ["post"]
 
     def post(self, request, pk):
@@ -187,6 +191,7 @@ class BatchCsvView(StaffRequiredMixin, View):
 
 
 class BatchImportView(WriterRequiredMixin, View):
+    required_action = roles.DRAFT
     http_method_names = ["post"]
 
     def post(self, request, pk):
@@ -213,6 +218,8 @@ class SourceIssueView(WriterRequiredMixin, View):
     """Issue the missing notices of a billing run: on the workers, or — with in-process tasks —
     numbered now and rendered at their first download."""
 
+    required_action = roles.DRAFT
+
     http_method_names = ["post"]
 
     def post(self, request):
@@ -228,6 +235,8 @@ class SourceIssueView(WriterRequiredMixin, View):
 class SourceBatchView(WriterRequiredMixin, View):
     """Put a billing run's current notices that are in no batch yet into mailing batches
     (rendering the PDFs still missing)."""
+
+    required_action = roles.DRAFT
 
     http_method_names = ["post"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import smtplib
 
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
 from django.views.generic import FormView
@@ -15,12 +15,11 @@ from core import roles
 from core.mixins import StaffRequiredMixin
 from districts.models import Party
 
-# Opening an account to the public is for those who keep the register, not the cashier or the auditor.
-INVITER_ROLES = (roles.STAFF, roles.ADMINISTRATOR)
-
 
 def can_invite(user) -> bool:
-    return roles.has_role(user, *INVITER_ROLES)
+    """Opening an account to the public is for those who keep the register (`invite`), not the cashier
+    or the auditor."""
+    return roles.can(user, roles.INVITE)
 
 
 class PortalInviteView(StaffRequiredMixin, FormView):
@@ -28,12 +27,8 @@ class PortalInviteView(StaffRequiredMixin, FormView):
 
     template_name = "portal/invite.html"
     form_class = InviteForm
-
-    def dispatch(self, request, *args, **kwargs):
-        user = request.user
-        if user.is_authenticated and roles.is_staff_member(user) and not can_invite(user):
-            raise PermissionDenied
-        return super().dispatch(request, *args, **kwargs)
+    write_access = True
+    required_action = roles.INVITE
 
     def get_party(self) -> Party:
         if not hasattr(self, "_party"):

@@ -12,10 +12,12 @@ from django.views.generic import FormView
 from assessments.rolls import supplements
 from assessments.rolls.correction_forms import IncludeMidyearForm, SplitForm
 from assessments.rolls.models import Roll
+from core import roles
 from core.mixins import WriterRequiredMixin
 
 
 class _RollFormView(WriterRequiredMixin, FormView):
+    required_action = roles.DRAFT
     # Looked up after the role check in dispatch: a refused visitor learns nothing.
     @cached_property
     def roll(self) -> Roll:

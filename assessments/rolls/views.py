@@ -41,6 +41,7 @@ class RollListView(StaffRequiredMixin, TemplateView):
 
 
 class FiguresView(WriterRequiredMixin, FormView):
+    required_action = roles.DRAFT
     template_name = "rolls/figures.html"
 
     # Looked up lazily, after the role check in dispatch: a refused visitor learns nothing.
@@ -84,6 +85,7 @@ class FiguresView(WriterRequiredMixin, FormView):
 
 
 class GenerateView(WriterRequiredMixin, View):
+    required_action = roles.DRAFT
     def post(self, request, code: str, fy: int):
         from assessments.rolls.tasks import roll_generate_task
 
@@ -165,6 +167,7 @@ def _has_parameter(family: str, roll: Roll) -> bool:
 
 
 class OverrideView(WriterRequiredMixin, FormView):
+    required_action = roles.REQUEST
     template_name = "rolls/override.html"
     form_class = OverrideForm
 
@@ -186,6 +189,7 @@ class OverrideView(WriterRequiredMixin, FormView):
 
 
 class OverrideDecideView(WriterRequiredMixin, View):
+    required_action = roles.APPROVE
     def post(self, request, pk: int):
         override = get_object_or_404(RollOverride.objects.select_related("line__roll"), pk=pk)
         try:
@@ -197,7 +201,10 @@ class OverrideDecideView(WriterRequiredMixin, View):
 
 
 class RollActionView(WriterRequiredMixin, View):
-    """Certify or finalize from the roll page."""
+    """Certify or finalize from the roll page: the URL's action is the role matrix's action."""
+
+    def get_required_action(self, request) -> str:
+        return roles.FINALIZE if self.kwargs.get("action") == FINALIZE else roles.CERTIFY
 
     def post(self, request, pk: int, action: str):
         roll = get_object_or_404(Roll, pk=pk)

@@ -140,7 +140,7 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
         "core.api_tokens.ApiTokenAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["core.permissions.IsStaffRole"],
+    "DEFAULT_PERMISSION_CLASSES": ["core.permissions.HasAction"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend",
                                 "rest_framework.filters.OrderingFilter"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",

@@ -34,6 +34,8 @@ def _int(value: str | None) -> int | None:
 class ItemAssignView(WriterRequiredMixin, View):
     """POST item_key + user ("me", a user id, or empty for nobody). Writers only (auditors read)."""
 
+    required_action = roles.ASSIGN
+
     http_method_names = ["post"]
 
     def post(self, request):
@@ -117,15 +119,11 @@ KIND_CHOICES = [
 class CalendarLinkView(StaffRequiredMixin, TemplateView):
     """The personal iCal link: see it, make a new one (the old stops working) or revoke it.
 
-    Every staff member, auditors too, may manage their own link: it writes no record.
+    Every staff member, auditors too, may manage their own link: it writes no record (`read`).
     """
 
+    required_action = roles.READ
     template_name = "core/dashboard/calendar_link.html"
-
-    def dispatch(self, request, *args, **kwargs):
-        if request.method == "POST" and roles.is_staff_member(request.user):
-            return self.post(request, *args, **kwargs)
-        return super().dispatch(request, *args, **kwargs)
 
     def post(self, request, *args, **kwargs):
         action = request.POST.get("action")

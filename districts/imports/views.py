@@ -86,6 +86,8 @@ def _context(request, **extra) -> dict:
 class ImportHomeView(StaffRequiredMixin, View):
     """GET: the upload form (writers), exports (all staff), the columns. POST: the dry run."""
 
+    required_action = roles.DRAFT
+
     template_name = "imports/home.html"
 
     def get(self, request):
@@ -105,6 +107,8 @@ class ImportHomeView(StaffRequiredMixin, View):
 
 class ImportConfirmView(WriterRequiredMixin, View):
     """Apply a previewed file. The hash must be the previewed one and the file still valid."""
+
+    required_action = roles.DRAFT
 
     http_method_names = ["post"]
     template_name = "imports/home.html"

@@ -65,6 +65,7 @@ class SidReportView(StaffRequiredMixin, TemplateView):
 # === SID ==========================================================================================
 
 class SidResolutionFormView(WriterRequiredMixin, FormView):
+    required_action = roles.DRAFT
     template_name = "core/record_form.html"
     form_class = forms.SidResolutionForm
 
@@ -156,6 +157,7 @@ class SidActionView(SidResolutionView):
 
 
 class SidChargeView(SidActionView):
+    required_action = roles.DRAFT
     form_name, anchor = "charge_form", "#cargos"
 
     def perform(self, form):
@@ -166,6 +168,7 @@ class SidChargeView(SidActionView):
 
 
 class SidCrimReceiptView(SidActionView):
+    required_action = roles.DRAFT
     form_name, anchor = "crim_form", "#notificaciones"
 
     def perform(self, form):
@@ -177,6 +180,7 @@ class SidCrimReceiptView(SidActionView):
 
 
 class SidBatchView(SidActionView):
+    required_action = roles.DRAFT
     form_name, anchor = "batch_form", "#lotes"
 
     def perform(self, form):
@@ -187,6 +191,7 @@ class SidBatchView(SidActionView):
 
 
 class SidNotCarriedOutView(SidActionView):
+    required_action = roles.DRAFT
     form_name, anchor = "not_carried_form", "#devolucion"
 
     def perform(self, form):
@@ -196,6 +201,7 @@ class SidNotCarriedOutView(SidActionView):
 
 
 class SidRefundView(SidActionView):
+    required_action = roles.REFUND
     form_name, anchor = "refund_form", "#devolucion"
 
     def perform(self, form):
@@ -207,6 +213,7 @@ class SidRefundView(SidActionView):
 
 
 class SidCrimRecoveredView(SidActionView):
+    required_action = roles.REFUND
     form_name, anchor = "recovered_form", "#devolucion"
 
     def perform(self, form):
@@ -236,6 +243,7 @@ class SidRowActionView(WriterRequiredMixin, TemplateView):
 
 
 class SidNoticeMailedView(SidRowActionView):
+    required_action = roles.DRAFT
     form_class, anchor = forms.MailedForm, "#notificaciones"
 
     def perform(self, resolution, data):
@@ -245,6 +253,7 @@ class SidNoticeMailedView(SidRowActionView):
 
 
 class SidRemitView(SidRowActionView):
+    required_action = roles.DRAFT
     form_class, anchor = forms.RemitForm, "#lotes"
 
     def perform(self, resolution, data):
@@ -256,6 +265,7 @@ class SidRemitView(SidRowActionView):
 # === TID ==========================================================================================
 
 class TidPetitionCreateView(WriterRequiredMixin, FormView):
+    required_action = roles.DRAFT
     template_name = "core/record_form.html"
     form_class = forms.TidPetitionForm
 
@@ -356,6 +366,7 @@ class TidActionView(TidPetitionView):
 
 
 class TidFindingView(TidActionView):
+    required_action = roles.DRAFT
     form_name, anchor = "finding_form", "#factores"
 
     def perform(self, form):
@@ -366,6 +377,7 @@ class TidFindingView(TidActionView):
 
 
 class TidDenyView(TidActionView):
+    required_action = roles.DRAFT
     form_name, anchor = "deny_form", "#factores"
 
     def perform(self, form):
@@ -374,6 +386,7 @@ class TidDenyView(TidActionView):
 
 
 class TidOrdinanceView(TidActionView):
+    required_action = roles.DRAFT
     form_name, anchor = "ordinance_form", "#ordenanza"
 
     def post(self, request, *args, **kwargs):
@@ -392,6 +405,7 @@ class TidOrdinanceView(TidActionView):
 
 
 class TidFormulaChangeView(TidActionView):
+    required_action = roles.DRAFT
     form_name, anchor = "formula_form", "#ordenanza"
 
     def perform(self, form):
@@ -401,6 +415,7 @@ class TidFormulaChangeView(TidActionView):
 
 
 class TidMayorReceiptView(TidActionView):
+    required_action = roles.DRAFT
     form_name, anchor = "mayor_receipt_form", "#alcalde"
 
     def perform(self, form):
@@ -411,6 +426,7 @@ class TidMayorReceiptView(TidActionView):
 
 
 class TidMayorDecisionView(TidActionView):
+    required_action = roles.DRAFT
     form_name, anchor = "mayor_decision_form", "#alcalde"
 
     def perform(self, form):
@@ -423,6 +439,7 @@ class TidMayorDecisionView(TidActionView):
 
 
 class TidPublicationView(TidActionView):
+    required_action = roles.DRAFT
     form_name, anchor = "publication_form", "#publicacion"
 
     def perform(self, form):
@@ -431,6 +448,7 @@ class TidPublicationView(TidActionView):
 
 
 class TidCollectorView(TidActionView):
+    required_action = roles.DRAFT
     form_name, anchor = "collector_form", "#cobrador"
 
     def perform(self, form):
@@ -439,6 +457,7 @@ class TidCollectorView(TidActionView):
 
 
 class TidAssociationReceiptView(TidActionView):
+    required_action = roles.DRAFT
     form_name, anchor = "association_receipt_form", "#cobrador"
 
     def perform(self, form):
@@ -450,6 +469,7 @@ class TidAssociationReceiptView(TidActionView):
 
 
 class TidAccountEntryView(TidActionView):
+    required_action = roles.ADJUST
     form_name, anchor = "entry_form", "#cuenta"
 
     def perform(self, form):
@@ -459,6 +479,7 @@ class TidAccountEntryView(TidActionView):
 
 
 class TidAuditView(TidActionView):
+    required_action = roles.DRAFT
     form_name, anchor = "audit_form", "#cuenta"
 
     def perform(self, form):
@@ -467,6 +488,7 @@ class TidAuditView(TidActionView):
 
 
 class TidNoticeMailedView(WriterRequiredMixin, TemplateView):
+    required_action = roles.DRAFT
     http_method_names = ["post"]
 
     def post(self, request, *args, **kwargs):
@@ -504,6 +526,8 @@ def preview_or_error(district, formula: str, expected_amount) -> dict:
 class TidPreviewView(WriterRequiredMixin, TemplateView):
     """The live preview of the ordinance form: the formula over the member parcels, as an HTML
     fragment (status 400 with the position and reason when the formula is refused)."""
+
+    required_action = roles.DRAFT
 
     http_method_names = ["post"]
 

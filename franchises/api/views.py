@@ -6,6 +6,7 @@ from rest_framework import generics, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from core import roles
 from districts.models import Party
 from franchises import rules, selectors, services
 from franchises.api.serializers import ApplicationSerializer, FranchiseDetailSerializer, FranchiseSerializer
@@ -40,6 +41,8 @@ def _application_queryset():
 class ApplicationListCreateApi(generics.ListAPIView):
     """GET: applications (filters franchise, status — `open` for those in process — and kind).
     POST: file one (FRA-5, FRA-6, FRA-7, FRA-9)."""
+
+    required_action = roles.DRAFT
 
     serializer_class = ApplicationSerializer
     filter_backends = []
@@ -90,6 +93,8 @@ class ApplicationDetailApi(generics.RetrieveAPIView):
 
 class ApplicationDecideApi(APIView):
     """Decide an application. For a renewal, `outstanding_debt` is required unless billing provides it."""
+
+    required_action = roles.DECIDE
 
     @extend_schema_serializer(component_name="FranchiseApplicationDecisionInput")
     class InputSerializer(serializers.Serializer):

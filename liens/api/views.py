@@ -7,7 +7,6 @@ Lien ids are the liens' primary keys as strings, as ids are in contracts/compute
 """
 from __future__ import annotations
 
-from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
@@ -16,7 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core import roles
-from core.permissions import IsStaffReader, IsStaffRole
+from core.permissions import HasAction, IsStaffReader
 from districts.models import Parcel
 from liens import selectors, services
 from liens.models import Lien, LienRuling
@@ -99,7 +98,8 @@ class ParcelLiensApi(APIView):
 class LienRulingCreateApi(APIView):
     """Record a ruling that `higher` outranks `lower` (legal reviewers only); returns it and the new ranking."""
 
-    permission_classes = [IsStaffRole]
+    permission_classes = [HasAction]
+    required_action = roles.RULE
 
     @extend_schema_serializer(component_name="LienRulingInput")
     class InputSerializer(serializers.Serializer):
@@ -112,8 +112,6 @@ class LienRulingCreateApi(APIView):
                    request=InputSerializer, responses={201: {"type": "object"}, 400: {"type": "object"},
                                                        403: {"type": "object"}})
     def post(self, request, pk: int):
-        if not roles.has_role(request.user, roles.LEGAL_REVIEWER):
-            raise PermissionDenied("Solo un revisor legal puede registrar resoluciones sobre el rango.")
         parcel = get_object_or_404(Parcel, pk=pk)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)

@@ -14,7 +14,8 @@ from rest_framework.views import APIView
 from assessments.franchise_billing import selectors, services
 from assessments.franchise_billing.models import FranchiseCharge, InvoiceRun
 from assessments.models import Installment
-from core.permissions import IsStaffReader, IsStaffRole
+from core import roles
+from core.permissions import HasAction, IsStaffReader
 from franchises.models import Franchise
 
 MONEY = {"max_digits": 14, "decimal_places": 2}
@@ -99,7 +100,9 @@ class InvoiceRunSerializer(serializers.ModelSerializer):
 class InvoiceRunApi(APIView):
     """FRA-3: run a fiscal year's tariff invoices (idempotent: a second run creates nothing)."""
 
-    permission_classes = [IsStaffRole]
+    required_action = roles.FINALIZE
+
+    permission_classes = [HasAction]
 
     InputSerializer = InvoiceRunInputSerializer
     OutputSerializer = InvoiceRunSerializer

@@ -15,7 +15,8 @@ from rest_framework.views import APIView
 
 from assessments.improvement_billing import selectors, services
 from assessments.improvement_billing.models import BillingRun
-from core.permissions import IsStaffReader, IsStaffRole
+from core import roles
+from core.permissions import HasAction, IsStaffReader
 from districts.models import District
 
 MONEY = {"max_digits": 14, "decimal_places": 2}
@@ -65,10 +66,12 @@ class ImprovementBillInput(serializers.Serializer):
 class RunListApi(APIView):
     """Billing runs (one per district and fiscal year) with their totals; POST bills a year."""
 
+    required_action = roles.FINALIZE
+
     InputSerializer = ImprovementBillInput
 
     def get_permissions(self):
-        return [IsStaffRole()] if self.request.method == "POST" else [IsStaffReader()]
+        return [HasAction()] if self.request.method == "POST" else [IsStaffReader()]
 
     @extend_schema(summary="Improvement billing runs", responses={200: ImprovementRunOut(many=True)},
                    parameters=[OpenApiParameter("district", str), OpenApiParameter("fiscal_year", int)])

@@ -1,8 +1,8 @@
 """Improvement-district API: validate → service → serialize, one view per operation.
 
-Reads need a staff role; writes a writer role (core.permissions.IsStaffRole, the default). The
-formula preview changes nothing, so auditors may run it too. Refusals come back as 400 with the
-details: SID-1 fields, TID-2 formula position and reason, TID-5 cap figures.
+Reads need a staff role; each write the action of the role matrix it declares (`required_action`,
+core.permissions.HasAction, the default). The formula preview changes nothing (`read`): auditors may run it
+too. Refusals come back as 400 with the details: SID-1 fields, TID-2 formula position and reason, TID-5 cap figures.
 """
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ from rest_framework import generics, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.permissions import IsStaffReader
+from core import roles
+from core.permissions import HasAction
 from districts.improvement import rules, selectors, services
 from districts.improvement.api import serializers as s
 from districts.improvement.errors import AdminCapExceeded, FormulaRefused
@@ -59,6 +60,8 @@ class Sid1Input(serializers.Serializer):
 class SidResolutionListCreateApi(generics.ListAPIView):
     """GET: SID resolutions (filter `district` code). POST: record one (SID-1)."""
 
+    required_action = roles.DRAFT
+
     serializer_class = s.SidResolutionSerializer
     filter_backends = []
 
@@ -100,6 +103,8 @@ class SidResolutionDetailApi(generics.RetrieveAPIView):
 class SidChargeApi(APIView):
     """SID-1: set one parcel's annual charge. Exemptions, exonerations and discounts are refused."""
 
+    required_action = roles.DRAFT
+
     class SidChargeInput(Sid1Input):
         parcel = serializers.SlugRelatedField(slug_field="cadastre", queryset=Parcel.objects.all())
         annual_charge = serializers.DecimalField(min_value=0, **MONEY)
@@ -116,6 +121,8 @@ class SidChargeApi(APIView):
 class SidCrimReceiptApi(APIView):
     """SID-2: CRIM received the resolution; opens the notice clock."""
 
+    required_action = roles.DRAFT
+
     class SidCrimReceiptInput(serializers.Serializer):
         received_on = serializers.DateField()
 
@@ -130,6 +137,8 @@ class SidCrimReceiptApi(APIView):
 
 class SidBatchListCreateApi(generics.ListAPIView):
     """GET: collection batches (filter `resolution`). POST: CRIM received one (SID-3)."""
+
+    required_action = roles.DRAFT
 
     serializer_class = s.SidBatchSerializer
     filter_backends = []
@@ -161,6 +170,8 @@ class SidBatchDetailApi(generics.RetrieveAPIView):
 
 class SidBatchRemitApi(APIView):
     """SID-3: CRIM remitted the batch to the Authority (late when after the 90-day due date)."""
+
+    required_action = roles.DRAFT
 
     class SidBatchRemitInput(serializers.Serializer):
         remitted_on = serializers.DateField()
@@ -194,6 +205,8 @@ class SidRemittanceReportApi(APIView):
 class TidPetitionListCreateApi(generics.ListAPIView):
     """GET: TID petitions with their findings. POST: the Legislature received one (TID-1)."""
 
+    required_action = roles.DRAFT
+
     serializer_class = s.TidPetitionSerializer
     filter_backends = []
 
@@ -225,6 +238,8 @@ class TidPetitionDetailApi(generics.RetrieveAPIView):
 class TidFindingApi(APIView):
     """TID-1: the Legislature's finding on factor (a)–(e)."""
 
+    required_action = roles.DRAFT
+
     class TidFindingInput(serializers.Serializer):
         factor = serializers.ChoiceField(choices=TidFactorFinding.Factor.choices)
         finding = serializers.ChoiceField(choices=TidFactorFinding.Finding.choices)
@@ -242,6 +257,8 @@ class TidFindingApi(APIView):
 class TidOrdinanceListCreateApi(generics.ListAPIView):
     """GET: ordinances. POST: the Legislature issues one (TID-2); a bad formula is refused (400)
     with its position and reason."""
+
+    required_action = roles.DRAFT
 
     serializer_class = s.TidOrdinanceSerializer
     filter_backends = []
@@ -286,7 +303,9 @@ class TidOrdinancePreviewApi(APIView):
     parcels: each parcel's charge, the total and the difference from the expected amount. A bad
     formula gives 400 with `error.position` and `error.reason`. Changes nothing."""
 
-    permission_classes = [IsStaffReader]
+    required_action = roles.READ
+
+    permission_classes = [HasAction]
 
     class TidOrdinancePreviewInput(serializers.Serializer):
         formula = serializers.CharField(required=False, trim_whitespace=False)
@@ -311,6 +330,7 @@ def _ordinance_action(service, input_serializer):
 
     class Api(APIView):
         InputSerializer = input_serializer
+        required_action = roles.DRAFT
 
         @extend_schema(request=input_serializer, responses={200: s.TidOrdinanceDetailSerializer})
         def post(self, request, pk: int):
@@ -360,6 +380,8 @@ TidAssociationReceiptApi = _ordinance_action(services.tid_association_receipt, T
 class TidAccountEntryApi(APIView):
     """TID-5: add a deposit or an expense to the association's account. An administrative expense
     above the cumulative 5 % cap is refused (400) with the figures."""
+
+    required_action = roles.ADJUST
 
     class TidAccountEntryInput(serializers.Serializer):
         kind = serializers.ChoiceField(choices=TidAccountEntry.Kind.choices)
