@@ -63,6 +63,30 @@ def staff_client(client, staff_user):
     return client
 
 
+@pytest.fixture
+def approver_user(make_user):
+    return make_user("alba.aprobadora", "approver", first_name="Alba")
+
+
+@pytest.fixture
+def approver_client(client, approver_user):
+    """Certify, finalize, bill, approve and decide (core.roles.PERMISSIONS)."""
+    client.force_login(approver_user)
+    return client
+
+
+@pytest.fixture
+def cashier_user(make_user):
+    return make_user("carlos.cajero", "cashier", first_name="Carlos")
+
+
+@pytest.fixture
+def cashier_client(client, cashier_user):
+    """The cash window: payments, batches, receipts, bank files, transfers (core.roles.PERMISSIONS)."""
+    client.force_login(cashier_user)
+    return client
+
+
 @pytest.fixture(scope="session")
 def browser():
     """Debian's Chromium driven by Playwright; never a downloaded browser."""

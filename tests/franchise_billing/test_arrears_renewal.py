@@ -51,7 +51,7 @@ def test_a_renewal_is_refused_while_billing_reports_debt(make_franchise, make_us
     app = franchise_services.application_file(actor=None, franchise=f, kind="RENEWAL", received_on=D("2026-11-02"),
                                               requested_expiry_date=D("2029-06-30"),
                                               documents={"RENEWAL_APPLICATION": True})
-    client.force_login(make_user("renueva.staff", "staff"))
+    client.force_login(make_user("renueva.aprobador", "approver"))
     # the page shows billing's figure, not a field to type in
     page = client.get(f"/franquicias/solicitudes/{app.pk}/decidir/").content.decode()
     assert "deuda según la facturación" in page

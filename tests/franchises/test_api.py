@@ -3,6 +3,7 @@ from datetime import date
 from decimal import Decimal
 
 import pytest
+from django.test import Client
 
 from franchises import selectors, services
 from tests.franchises.conftest import ALL_TRANSFER_DOCS
@@ -13,6 +14,14 @@ D = date.fromisoformat
 @pytest.fixture
 def api(client, make_user):
     client.force_login(make_user("api.staff", "staff"))
+    return client
+
+
+@pytest.fixture
+def decider(make_user):
+    """Staff file applications; the approver decides them (core.roles.DECIDE)."""
+    client = Client()
+    client.force_login(make_user("api.approver", "approver"))
     return client
 
 
@@ -37,7 +46,7 @@ def test_list_and_detail_show_the_tariff_class(api, make_franchise):
     assert detail["max_expiry"] == "2030-01-15"
 
 
-def test_create_and_decide_a_transfer(api, make_franchise, recipient):
+def test_create_and_decide_a_transfer(api, decider, make_franchise, recipient):
     f = make_franchise()
     response = post(api, "/api/v1/franchises/applications/", {
         "franchise": f.pk, "kind": "TRANSFER", "received_on": "2026-10-27", "recipient": recipient.pk,
@@ -49,10 +58,11 @@ def test_create_and_decide_a_transfer(api, make_franchise, recipient):
     assert app["tariff_class"] == "GROUND_INDUSTRIAL"
     listed = api.get(f"/api/v1/franchises/applications/?franchise={f.pk}&status=open").json()["results"]
     assert [a["id"] for a in listed] == [app["id"]]
-    decided = post(api, f"/api/v1/franchises/applications/{app['id']}/decide/",
+    assert post(api, f"/api/v1/franchises/applications/{app['id']}/decide/", {"grant": True}).status_code == 403
+    decided = post(decider, f"/api/v1/franchises/applications/{app['id']}/decide/",
                    {"decided_on": "2026-11-10", "grant": True})
     assert decided.status_code == 200 and decided.json()["status"] == "GRANTED"
-    again = post(api, f"/api/v1/franchises/applications/{app['id']}/decide/", {"grant": True})
+    again = post(decider, f"/api/v1/franchises/applications/{app['id']}/decide/", {"grant": True})
     assert again.status_code == 400 and "status" in again.json()
 
 
@@ -70,16 +80,16 @@ def test_bad_input_is_a_400_with_details(api, make_franchise, payload, field):
     assert field in response.json()
 
 
-def test_renewal_decision_needs_the_debt_and_uses_billing_when_registered(api, make_franchise):
+def test_renewal_decision_needs_the_debt_and_uses_billing_when_registered(decider, make_franchise):
     f = make_franchise(issue=D("2020-01-15"), expiry=D("2028-01-14"))
     app = services.application_file(actor=None, franchise=f, kind="RENEWAL", received_on=D("2027-10-01"),
                                     requested_expiry_date=D("2029-06-30"), documents={"RENEWAL_APPLICATION": True})
     url = f"/api/v1/franchises/applications/{app.pk}/decide/"
-    missing = post(api, url, {"decided_on": "2027-10-15", "grant": True})
+    missing = post(decider, url, {"decided_on": "2027-10-15", "grant": True})
     assert missing.status_code == 400 and "outstanding_debt" in missing.json()
     selectors.register_debt_provider(lambda franchise, on: Decimal("310.00"))
     try:
-        refused = post(api, url, {"decided_on": "2027-10-15", "grant": True, "outstanding_debt": "0.00"})
+        refused = post(decider, url, {"decided_on": "2027-10-15", "grant": True, "outstanding_debt": "0.00"})
     finally:
         selectors.register_debt_provider(None)
     body = refused.json()

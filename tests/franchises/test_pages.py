@@ -74,7 +74,7 @@ def test_meter_reading_form_takes_a_month(staff_client, registry):
     assert MeterReading.objects.get(franchise=a, month=D("2026-04-01")).gallons == 1234
 
 
-def test_file_and_decide_a_transfer_through_the_forms(staff_client, registry, recipient):
+def test_file_and_decide_a_transfer_through_the_forms(staff_client, approver_user, registry, recipient):
     a = registry[0]
     url = reverse("franchises:application_file", args=[a.pk]) + "?kind=TRANSFER"
     page = staff_client.get(url).content.decode()
@@ -88,6 +88,7 @@ def test_file_and_decide_a_transfer_through_the_forms(staff_client, registry, re
     assert app.decision_due == D("2026-11-27")
     detail = staff_client.get(app.get_absolute_url()).content.decode()
     assert "27/11/2026" in detail
+    staff_client.force_login(approver_user)  # staff files; the approver decides (core.roles.DECIDE)
     response = staff_client.post(reverse("franchises:application_decide", args=[app.pk]), {
         "decided_on": "2026-11-10", "grant": "GRANT", "notified_on": "2026-11-12",
         "notification_method": "CERTIFIED_MAIL", "tracking_number": "9407 0001"})
@@ -98,14 +99,14 @@ def test_file_and_decide_a_transfer_through_the_forms(staff_client, registry, re
     assert app.hearing_request_due == D("2026-12-14")  # Dec 12 is a Saturday
 
 
-def test_decision_form_shows_the_service_refusal(staff_client, make_franchise):
+def test_decision_form_shows_the_service_refusal(approver_client, make_franchise):
     f = make_franchise(issue=D("2020-01-15"), expiry=D("2028-01-14"))
     app = services.application_file(actor=None, franchise=f, kind="RENEWAL", received_on=D("2027-10-01"),
                                     requested_expiry_date=D("2029-06-30"), documents={"RENEWAL_APPLICATION": True})
     url = reverse("franchises:application_decide", args=[app.pk])
-    response = staff_client.post(url, {"decided_on": "2027-10-15", "grant": "GRANT"})
+    response = approver_client.post(url, {"decided_on": "2027-10-15", "grant": "GRANT"})
     assert response.status_code == 200 and "Verifique la deuda" in response.content.decode()
-    response = staff_client.post(url, {"decided_on": "2027-10-15", "grant": "GRANT", "outstanding_debt": "40.00"})
+    response = approver_client.post(url, {"decided_on": "2027-10-15", "grant": "GRANT", "outstanding_debt": "40.00"})
     app.refresh_from_db()
     assert response.status_code == 302 and app.status == "DENIED"
 

@@ -39,20 +39,20 @@ def test_pages_need_staff(client, make_user, long_resolution):
     assert not BillingRun.objects.exists()
 
 
-def test_bill_year_from_the_page(staff_client, long_resolution, fy):
+def test_bill_year_from_the_page(approver_client, long_resolution, fy):
     district = long_resolution.district
     url = reverse("improvement_billing:district", args=[district.code])
-    page = staff_client.get(url)
+    page = approver_client.get(url)
     assert "Facturar año" in page.content.decode()
-    response = staff_client.post(url, {"fiscal_year": fy})
+    response = approver_client.post(url, {"fiscal_year": fy})
     run = BillingRun.objects.get(district=district, fiscal_year=fy)
     assert response["Location"] == run.get_absolute_url()
-    detail = staff_client.get(run.get_absolute_url()).content.decode()
+    detail = approver_client.get(run.get_absolute_url()).content.decode()
     assert "100-200-300-03" in detail and "$633.33" in detail
-    index = staff_client.get(reverse("improvement_billing:index")).content.decode()
+    index = approver_client.get(reverse("improvement_billing:index")).content.decode()
     assert f"FY{fy}" in index
     # A year outside the term: refused with the reason, kept, flagged.
-    response = staff_client.post(url, {"fiscal_year": 2020}, follow=True)
+    response = approver_client.post(url, {"fiscal_year": 2020}, follow=True)
     assert "No se facturó" in response.content.decode()
     refused = BillingRun.objects.get(district=district, fiscal_year=2020)
     assert refused.status == "REFUSED"
@@ -60,7 +60,7 @@ def test_bill_year_from_the_page(staff_client, long_resolution, fy):
 
 
 def test_api(client, make_user, long_resolution, fy):
-    client.force_login(make_user("ana", "staff"))
+    client.force_login(make_user("alba", "approver"))  # billing: core.roles.FINALIZE
     code = long_resolution.district.code
     created = client.post(API, {"district": code, "fiscal_year": fy}, content_type="application/json")
     assert created.status_code == 201 and created.json()["created"] == 3

@@ -107,21 +107,21 @@ def test_adjustment_queue_four_eyes(client, staff_user, approver, account, charg
     assert adj.status == "APPROVED" and account.balance == D("95.00")
 
 
-def test_bank_upload_page_and_collections_csv(staff_client, account, charge):
+def test_bank_upload_page_and_collections_csv(cashier_client, account, charge):
     from django.core.files.uploadedfile import SimpleUploadedFile
 
     rec = charge([(date(2025, 7, 1), "100.00")])
     content = f"reference,amount,date,bank_ref\n{rec.payment_reference},100.00,2025-07-03,B1\n".encode()
-    response = staff_client.post(reverse("assessments:bankfiles"),
+    response = cashier_client.post(reverse("assessments:bankfiles"),
                                  {"file": SimpleUploadedFile("banco.csv", content, "text/csv")})
     assert response.status_code == 302
-    report = staff_client.get(response.url).content.decode()
+    report = cashier_client.get(response.url).content.decode()
     assert "Conciliada" in report
-    again = staff_client.post(reverse("assessments:bankfiles"),
+    again = cashier_client.post(reverse("assessments:bankfiles"),
                               {"file": SimpleUploadedFile("banco.csv", content, "text/csv")}, follow=True)
     assert "ya se había importado" in again.content.decode()
     assert Payment.objects.count() == 1
-    csv_response = staff_client.get(reverse("assessments:collections"),
+    csv_response = cashier_client.get(reverse("assessments:collections"),
                                     {"start": "2025-07-01", "end": "2025-07-31", "format": "csv"})
     assert csv_response["Content-Type"].startswith("text/csv")
     assert "lajas-explotacion" in csv_response.content.decode()

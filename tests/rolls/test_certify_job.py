@@ -106,29 +106,30 @@ def test_unexpected_error_marks_the_job_failed_and_rolls_back(draft, staff_user,
     assert draft.status == Roll.Status.DRAFT
 
 
-def test_certify_button_queues_one_job_and_the_page_shows_it(draft, staff_client, django_capture_on_commit_callbacks):
+def test_certify_button_queues_one_job_and_the_page_shows_it(draft, approver_client,
+                                                             django_capture_on_commit_callbacks):
     url = reverse("rolls:action", args=[draft.pk, "certify"])
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        response = staff_client.post(url)
-        staff_client.post(url)     # a double click reuses the queued job
+        response = approver_client.post(url)
+        approver_client.post(url)     # a double click reuses the queued job
     assert response.status_code == 302 and response.url == draft.get_absolute_url()
     assert len(callbacks) == 1
     job = RollJob.objects.get(operation="certify")
     assert job.status == RollJob.Status.QUEUED
-    page = staff_client.get(draft.get_absolute_url()).content.decode()
+    page = approver_client.get(draft.get_absolute_url()).content.decode()
     assert "Certificando…" in page and f'id="job-{job.pk}"' in page
     assert reverse("rolls:job_state", args=[job.pk]) in page
     callbacks[0]()     # the worker runs it
     job.refresh_from_db()
     draft.refresh_from_db()
     assert job.status == RollJob.Status.DONE and draft.status == Roll.Status.CERTIFIED
-    page = staff_client.get(draft.get_absolute_url()).content.decode()
+    page = approver_client.get(draft.get_absolute_url()).content.decode()
     assert job.message in page and "Finalizar y facturar" in page
 
 
-def test_certify_in_the_request_cycle_runs_eagerly(draft, staff_client, django_capture_on_commit_callbacks):
+def test_certify_in_the_request_cycle_runs_eagerly(draft, approver_client, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
-        staff_client.post(reverse("rolls:action", args=[draft.pk, "certify"]))
+        approver_client.post(reverse("rolls:action", args=[draft.pk, "certify"]))
     draft.refresh_from_db()
     assert draft.status == Roll.Status.CERTIFIED
 

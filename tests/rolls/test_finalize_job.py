@@ -27,11 +27,11 @@ def finalize_job(roll, user):
 
 
 def test_finalize_button_queues_one_job_the_page_shows_it_and_it_ends_finalized(
-        certified, staff_client, django_capture_on_commit_callbacks):
+        certified, approver_client, django_capture_on_commit_callbacks):
     url = reverse("rolls:action", args=[certified.pk, "finalize"])
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        response = staff_client.post(url)
-        staff_client.post(url)     # a double click reuses the queued job
+        response = approver_client.post(url)
+        approver_client.post(url)     # a double click reuses the queued job
     assert response.status_code == 302 and response.url == certified.get_absolute_url()
     assert len(callbacks) == 1
     job = RollJob.objects.get(operation="finalize")
@@ -39,7 +39,7 @@ def test_finalize_button_queues_one_job_the_page_shows_it_and_it_ends_finalized(
     certified.refresh_from_db()
     assert certified.status == Roll.Status.CERTIFIED   # nothing was written in the request
     assert not Lien.objects.exists()
-    page = staff_client.get(certified.get_absolute_url()).content.decode()
+    page = approver_client.get(certified.get_absolute_url()).content.decode()
     assert "Finalizando…" in page and f'id="job-{job.pk}"' in page
     assert reverse("rolls:job_state", args=[job.pk]) in page
     assert "Finalizar y facturar" not in page
@@ -53,18 +53,18 @@ def test_finalize_button_queues_one_job_the_page_shows_it_and_it_ends_finalized(
     assert (job.status, job.total, job.done) == (RollJob.Status.DONE, open_charges, open_charges)
     assert job.message == f"{certified} finalizado; {open_charges} gravámenes constituidos."
     assert Lien.objects.filter(kind="IRRIGATION").count() == open_charges
-    state = staff_client.get(reverse("rolls:job_state", args=[job.pk])).json()
+    state = approver_client.get(reverse("rolls:job_state", args=[job.pk])).json()
     assert state == {"id": job.pk, "status": "DONE", "done": open_charges, "total": open_charges, "percent": 100,
                      "message": job.message, "roll_url": certified.get_absolute_url()}
-    page = staff_client.get(certified.get_absolute_url()).content.decode()
+    page = approver_client.get(certified.get_absolute_url()).content.decode()
     assert job.message in page and "Finalizando…" not in page
-    assert "Finalización del padrón" in staff_client.get(reverse("rolls:job", args=[job.pk])).content.decode()
-    assert "finalización" in staff_client.get(reverse("rolls:list")).content.decode()
+    assert "Finalización del padrón" in approver_client.get(reverse("rolls:job", args=[job.pk])).content.decode()
+    assert "finalización" in approver_client.get(reverse("rolls:list")).content.decode()
 
 
-def test_finalize_in_the_request_cycle_runs_eagerly(certified, staff_client, django_capture_on_commit_callbacks):
+def test_finalize_in_the_request_cycle_runs_eagerly(certified, approver_client, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
-        staff_client.post(reverse("rolls:action", args=[certified.pk, "finalize"]))
+        approver_client.post(reverse("rolls:action", args=[certified.pk, "finalize"]))
     certified.refresh_from_db()
     assert certified.status == Roll.Status.FINALIZED
     assert RollJob.objects.get(operation="finalize").status == RollJob.Status.DONE
