@@ -50,6 +50,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "core.request_id.RequestIdMiddleware",  # first: every response carries X-Request-ID, every log line the id
+    "core.proxy.RealIpMiddleware",  # before anything records the client's address
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -64,6 +65,9 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
 ]
+
+# Reverse proxies whose X-Real-IP names the client (core/proxy.py); none in development.
+TRUSTED_PROXY_IPS = env.list("TRUSTED_PROXY_IPS", default=[])
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
@@ -190,7 +194,8 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # A killed worker's task comes back after this many seconds rather than Redis's default hour.
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600)}
+# Twice the hard time limit: a task still running is never handed to a second worker.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=7200)}
 # Named queues, so one kind of work cannot starve another (`celery worker -Q …`; deploy/ runs one
 # cargos-worker@<queues> per group):
 #   rolls     — a roll's generation, certification, finalization and corrections: long, one district at a time;
@@ -206,6 +211,8 @@ CELERY_TASK_DEFAULT_QUEUE = "default"
 # in Redis so a second beat only waits (config/beat.py). CELERY_BEAT_SCHEDULE below is the default that
 # `manage.py sync_schedules` installs where an entry is missing; it never overwrites an administrator's change.
 CELERY_BEAT_SCHEDULER = "config.beat:LockedDatabaseScheduler"
+# Each send's last-run time is written at once, so a beat taking over never sends a task again.
+CELERY_BEAT_SYNC_EVERY = 1
 CELERY_TASK_ROUTES = [
     "config.celery.route_task",
     {
