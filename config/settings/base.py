@@ -51,6 +51,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "core.request_id.RequestIdMiddleware",  # first: every response carries X-Request-ID, every log line the id
     "django.middleware.security.SecurityMiddleware",
+    "core.csp.ContentSecurityPolicyMiddleware",  # docs/security/csp.md
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "core.middleware.DefaultSpanishLocaleMiddleware",
