@@ -52,6 +52,7 @@ MIDDLEWARE = [
     "core.request_id.RequestIdMiddleware",  # first: every response carries X-Request-ID, every log line the id
     "core.proxy.RealIpMiddleware",  # before anything records the client's address
     "django.middleware.security.SecurityMiddleware",
+    "core.csp.ContentSecurityPolicyMiddleware",  # docs/security/csp.md
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "core.middleware.DefaultSpanishLocaleMiddleware",
