@@ -1,4 +1,5 @@
 """Settings shared by every environment. One `environ.Env()`; secrets only from the environment."""
+from datetime import timedelta
 from pathlib import Path
 
 import environ
@@ -37,6 +38,7 @@ INSTALLED_APPS = [
     "simple_history",
     "django_celery_beat",
     "django_celery_results",
+    "axes",
     "core",
     "districts",
     "liens",
@@ -65,6 +67,9 @@ MIDDLEWARE = [
     "core.headers.NoStoreMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    # Last, so their 429 replaces the answer of the view that recorded the failure reaching the limit:
+    "axes.middleware.AxesMiddleware",
+    "core.signin.SignInFailureMiddleware",   # inside axes': writes the failures of the non-login doors
 ]
 
 # Reverse proxies whose X-Real-IP names the client (core/proxy.py); none in development.
@@ -90,6 +95,34 @@ TEMPLATES = [
         },
     },
 ]
+
+# Failed sign-ins (django-axes; docs/security/sign-in.md): axes' backend first refuses a locked-out request
+# before any password is checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# At most AXES_FAILURE_LIMIT failures within AXES_COOLOFF_TIME, counted per user name from one address and
+# per address alone (many user names tried from one place), on every door: login forms, admin, API tokens,
+# portal activation codes, document verification codes (core/signin.py). Then 429 until the cool-off has
+# passed since the last failure; administrators unlock in the admin ("Access attempts": delete the rows).
+AXES_ENABLED = True
+AXES_FAILURE_LIMIT = env.int("SIGNIN_FAILURE_LIMIT", default=10)
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("SIGNIN_COOLOFF_MINUTES", default=15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+# Tries during the lockout do not extend it, so the page can say when to come back (core.signin.retry_at).
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_HANDLER = "core.signin.SignInHandler"
+AXES_LOCKOUT_CALLABLE = "core.signin.lockout_response"
+AXES_USERNAME_CALLABLE = "core.signin.username_key"
+# The connection's address; production takes the one nginx appends to X-Forwarded-For (production.py).
+AXES_CLIENT_IP_CALLABLE = "core.signin.remote_addr"
+AXES_HTTP_RESPONSE_CODE = 429
+# Masked in axes' log lines and in the POST data kept with an attempt (user name and address stay in their
+# own columns): passwords and the codes typed are never stored.
+AXES_SENSITIVE_PARAMETERS = ["username", "ip_address", "password1", "password2", "code", "cadastre",
+                             "new_password1", "new_password2", "old_password"]
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
