@@ -119,6 +119,8 @@ AXES_USERNAME_CALLABLE = "core.signin.username_key"
 # The connection's address; production takes the one nginx appends to X-Forwarded-For (production.py).
 AXES_CLIENT_IP_CALLABLE = "core.signin.remote_addr"
 AXES_HTTP_RESPONSE_CODE = 429
+# Every failure also kept in "Access failures" (the attempts' rows are deleted by a success or an unlock).
+AXES_ENABLE_ACCESS_FAILURE_LOG = True
 # Masked in axes' log lines and in the POST data kept with an attempt (user name and address stay in their
 # own columns): passwords and the codes typed are never stored.
 AXES_SENSITIVE_PARAMETERS = ["username", "ip_address", "password1", "password2", "code", "cadastre",
