@@ -31,18 +31,9 @@ API_TOKEN = "api:token"  # noqa: S105 (a door's name, not a secret)
 # --- who is asking ----------------------------------------------------------------------------------
 
 def remote_addr(request) -> str | None:
-    """Development and tests: the connection's address; a client's X-Forwarded-For is never believed."""
-    return request.META.get("REMOTE_ADDR")
-
-
-def forwarded_client_ip(request) -> str | None:
-    """Production, behind our nginx: the address nginx appended to X-Forwarded-For
-    ($proxy_add_x_forwarded_for). Entries further left were written by the client and are not believed;
-    with more proxies of ours in front (SIGNIN_TRUSTED_PROXIES), the address the outermost one appended."""
-    hops = [h.strip() for h in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if h.strip()]
-    trusted = getattr(settings, "SIGNIN_TRUSTED_PROXIES", 1)
-    if len(hops) >= trusted >= 1:
-        return hops[-trusted]
+    """The client's address: REMOTE_ADDR, which core.proxy.RealIpMiddleware sets from nginx's X-Real-IP when
+    the request comes through a trusted proxy (production). X-Forwarded-For, written by the client, is
+    never read; nor does axes use django-ipware if someone installs it."""
     return request.META.get("REMOTE_ADDR")
 
 

@@ -116,7 +116,8 @@ AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_HANDLER = "core.signin.SignInHandler"
 AXES_LOCKOUT_CALLABLE = "core.signin.lockout_response"
 AXES_USERNAME_CALLABLE = "core.signin.username_key"
-# The connection's address; production takes the one nginx appends to X-Forwarded-For (production.py).
+# REMOTE_ADDR: the connection's address, or behind a trusted proxy (production: nginx) the X-Real-IP it sent,
+# set by core.proxy.RealIpMiddleware. Never X-Forwarded-For, which the client writes (core.signin).
 AXES_CLIENT_IP_CALLABLE = "core.signin.remote_addr"
 AXES_HTTP_RESPONSE_CODE = 429
 # Every failure also kept in "Access failures" (the attempts' rows are deleted by a success or an unlock).

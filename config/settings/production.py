@@ -20,10 +20,6 @@ SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=True)
 # Probes (load balancer, monitoring) may ask over plain HTTP; nginx forwards only these two without HTTPS
 # (core/health_views.py, docs/operations/observe.md).
 SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
-# Sign-in throttling counts per client address: behind nginx that is the address nginx appends to
-# X-Forwarded-For (deploy/nginx/cargos-proxy.conf), never what the client wrote there (core.signin).
-AXES_CLIENT_IP_CALLABLE = "core.signin.forwarded_client_ip"
-SIGNIN_TRUSTED_PROXIES = env.int("SIGNIN_TRUSTED_PROXIES", default=1)
 SESSION_COOKIE_SECURE = True
 CSRF_COOKIE_SECURE = True
 SECURE_HSTS_SECONDS = env.int("DJANGO_SECURE_HSTS_SECONDS", default=31536000)
