@@ -114,6 +114,8 @@ AXES_RESET_ON_SUCCESS = True
 # Tries during the lockout do not extend it, so the page can say when to come back (core.signin.retry_at).
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_HANDLER = "core.signin.SignInHandler"
+# Its start-up banner on every manage.py command is noise; lockouts and failures are still logged.
+AXES_VERBOSE = False
 AXES_LOCKOUT_CALLABLE = "core.signin.lockout_response"
 AXES_USERNAME_CALLABLE = "core.signin.username_key"
 # REMOTE_ADDR: the connection's address, or behind a trusted proxy (production: nginx) the X-Real-IP it sent,
