@@ -43,8 +43,10 @@ messages: venv
 	$(MANAGE) compilemessages --ignore=.venv -v0
 
 # The periodic schedule's defaults (CELERY_BEAT_SCHEDULE) where missing; administrators' changes are kept.
+# With DATABASE_MIGRATE_URL set (production: the owner of the tables), migrate connects as it; everything
+# else as DATABASE_URL (the application's role, which owns nothing; docs/security/database.md).
 migrate: venv
-	$(MANAGE) migrate --noinput -v0
+	$(if $(DATABASE_MIGRATE_URL),DATABASE_URL="$$DATABASE_MIGRATE_URL") $(MANAGE) migrate --noinput -v0
 	$(MANAGE) sync_schedules -v0
 
 # The demo: the register, then each domain's records on top of it (every command is idempotent).

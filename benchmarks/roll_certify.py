@@ -27,7 +27,7 @@ from districts.models import District  # noqa: E402
 
 def drop_previous(district) -> None:
     """A benchmark database only: delete an earlier run's roll, charges and ledger rows in SQL
-    (the ledger's append-only guard is lifted for the DELETE and put back)."""
+    (the database's guards of the money are lifted for the DELETEs and put back)."""
     from assessments.ledger.guard import guard_install, guard_remove
     from assessments.models import Installment, LedgerEntry, Receivable
     from assessments.rolls.billing import source_type
@@ -36,15 +36,15 @@ def drop_previous(district) -> None:
     with transaction.atomic():
         for roll in Roll.objects.filter(district=district):
             receivables = Receivable.objects.filter(source_type=source_type(roll))
-            guard_remove(connection)
+            guard_remove(connection)  # every guard of the money, put back below
             LedgerEntry.objects.filter(receivable__in=receivables)._raw_delete(LedgerEntry.objects.db)
-            guard_install(connection)
             Installment.objects.filter(receivable__in=receivables)._raw_delete(Installment.objects.db)
             from assessments.notices.models import Notice
             Notice.objects.filter(receivable__in=receivables).delete()
             receivables._raw_delete(Receivable.objects.db)
             RollLine.objects.filter(roll=roll)._raw_delete(RollLine.objects.db)
             roll.delete()
+            guard_install(connection)
         CertifiedFigures.objects.update_or_create(district=district, fiscal_year=2027, defaults={
             "figures": FIGURES, "certified_by": "benchmark", "certified_on": "2026-05-01"})
 

@@ -90,6 +90,7 @@ class LockedDatabaseScheduler(DatabaseScheduler):
             logger.warning("no enabled periodic task in the database: run `manage.py sync_schedules`")
 
     def tick(self, *args, **kwargs):
+        was_holding = self.lock.held
         try:
             holding = self.lock.acquire_or_refresh()
         except redis.RedisError as exc:  # cannot know who holds it: send nothing, try again
@@ -104,6 +105,12 @@ class LockedDatabaseScheduler(DatabaseScheduler):
                 self._waiting_for = holder
             return self.lock.refresh_every
         self._waiting_for = None
+        if not was_holding:
+            # Just took over (or took back) the lock: what was sent meanwhile is in the table's last-run
+            # times (written after every send, CELERY_BEAT_SYNC_EVERY = 1), not in this process's memory.
+            self._initial_read = True
+            self._heap = []
+            self._heap_invalidated = True
         return min(super().tick(*args, **kwargs), self.lock.refresh_every)
 
     def close(self):

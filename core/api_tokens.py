@@ -11,6 +11,7 @@ import hashlib
 import secrets
 from datetime import timedelta
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -19,6 +20,7 @@ from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
 from rest_framework.permissions import SAFE_METHODS
 
+from core import signin
 from core.audit import audit
 from core.models import ApiToken
 
@@ -60,13 +62,21 @@ class ApiTokenAuthentication(BaseAuthentication):
             return None
         if len(parts) != 2:
             raise exceptions.AuthenticationFailed(_("Encabezado Authorization mal formado: «Bearer <token>»."))
+        # Keys are guessed here: an address with too many bad tokens is refused, good ones too (core.signin).
+        http_request = request._request
+        if signin.is_locked(http_request, signin.API_TOKEN):
+            raise exceptions.Throttled(detail=_("Demasiados tokens no válidos desde esta dirección; vuelva a "
+                                                "intentarlo más tarde."),
+                                       wait=settings.AXES_COOLOFF_TIME.total_seconds())
         key = parts[1].decode("latin-1")
         token = (ApiToken.objects.select_related("user").filter(key_hash=key_hash(key)).first()
                  if key.startswith("cargos_") else None)
         now = timezone.now()
         if token is None or token.revoked_at is not None or (token.expires_at and token.expires_at <= now):
+            signin.record_failure(http_request, signin.API_TOKEN)
             raise exceptions.AuthenticationFailed(_("Token de la API no válido, revocado o vencido."))
         if not token.user.is_active:
+            signin.record_failure(http_request, signin.API_TOKEN)
             raise exceptions.AuthenticationFailed(_("La cuenta del token está desactivada."))
         if request.method not in SAFE_METHODS and token.scope != ApiToken.Scope.WRITE:
             raise exceptions.PermissionDenied(_("Este token solo permite leer."))

@@ -23,6 +23,8 @@ from pathlib import Path, PurePosixPath
 from django.conf import settings
 from django.core.management.base import CommandError
 
+from core.health import PROBE_DIR
+
 MANIFEST = "manifest.json"
 DUMP = "database.dump"
 FILES = "files"
@@ -60,6 +62,8 @@ def walk_storage(storage, directory: str = "") -> Iterator[str]:
     for name in sorted(files):
         yield f"{directory}/{name}" if directory else name
     for sub in sorted(dirs):
+        if not directory and sub == PROBE_DIR:
+            continue  # /readyz's probe files come and go while a backup walks the storage
         yield from walk_storage(storage, f"{directory}/{sub}" if directory else sub)
 
 

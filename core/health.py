@@ -54,7 +54,16 @@ def check_redis() -> str | None:
     return None if redis_client().ping() else "PING was not answered"
 
 
+STORAGE_OK_SECONDS = 60
+_storage_ok_until = 0.0
+
+
 def check_storage() -> str | None:
+    """Write, read back and delete a probe file; a success is trusted for a minute in this process,
+    so a load balancer probing every few seconds does not write to the disk or the bucket each time."""
+    global _storage_ok_until
+    if time.monotonic() < _storage_ok_until:
+        return None
     from django.core.files.base import ContentFile
     from django.core.files.storage import default_storage
 
@@ -65,7 +74,10 @@ def check_storage() -> str | None:
             back = fh.read()
     finally:
         default_storage.delete(name)
-    return None if back == payload else "the probe file read back differently"
+    if back != payload:
+        return "the probe file read back differently"
+    _storage_ok_until = time.monotonic() + STORAGE_OK_SECONDS
+    return None
 
 
 def check_migrations() -> str | None:

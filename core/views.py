@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.views import View
 from django.views.generic import FormView, ListView, TemplateView
 
-from core import roles
+from core import roles, signin
 from core.documents.codes import normalize_code
 from core.documents.selectors import access_document, document_by_code
 from core.forms import FlagAssignForm, VerifyForm
@@ -186,6 +186,8 @@ class VerifyFormView(View):
     """Public (no login): type the code printed on a document."""
 
     def get(self, request):
+        if request.GET and signin.is_locked(request, signin.DOCUMENT_VERIFICATION):
+            return signin.refused(request)
         form = VerifyForm(request.GET or None)
         if form.is_valid():
             code = normalize_code(form.cleaned_data["code"])
@@ -199,7 +201,12 @@ class VerifyView(View):
     """Public (no login): is this a document we issued? Shows only non-personal facts."""
 
     def get(self, request, code):
+        # Codes are guessed here: an address that missed too often is refused (core.signin).
+        if signin.is_locked(request, signin.DOCUMENT_VERIFICATION):
+            return signin.refused(request)
         document = document_by_code(code)
+        if document is None:
+            signin.record_failure(request, signin.DOCUMENT_VERIFICATION)
         form = VerifyForm(initial={"code": code} if document is None else None)
         context = {"document": document, "code": code, "form": form}
         response = render(request, "core/verify.html", context, status=200 if document else 404)

@@ -3,12 +3,15 @@
 
 A fresh database (SMOKE_DATABASE_URL, default …/cargos_smoke, dropped and created each run) and Redis
 database (SMOKE_REDIS_URL, default redis://127.0.0.1:6379/11, emptied each run); an environment file
-written from deploy/cargos.env.example with local values; migrate, sync_schedules, collectstatic and a
-small demo register with production settings; then gunicorn (deploy/gunicorn.conf.py), two Celery
-workers (rolls,default,deadlines and notices) and beat, all with config.settings.production and that
-environment. Over HTTP, as nginx would forward it (X-Forwarded-Proto: https): /healthz and /readyz,
-staff signs in through the login form, generates and certifies a roll (jobs on the rolls worker),
-issues its notices (notices worker), and the owner downloads a notice PDF from the portal.
+written from deploy/cargos.env.example with local values; the two database roles (db_roles_setup, as
+the superuser of SMOKE_DATABASE_URL): migrate as the owner (DATABASE_MIGRATE_URL), everything else
+as the application's role, which owns nothing (checked: TRUNCATE, ALTER, DROP refused); then
+sync_schedules, collectstatic and a small demo register with production settings; then gunicorn
+(deploy/gunicorn.conf.py), two Celery workers (rolls,default,deadlines and notices) and beat, all
+with config.settings.production and that environment. Over HTTP, as nginx would forward it
+(X-Forwarded-Proto: https): /healthz and /readyz, staff signs in through the login form, generates
+and certifies a roll (jobs on the rolls worker), issues its notices (notices worker), and the owner
+downloads a notice PDF from the portal.
 
 Every wait is bounded; every process is stopped at the end, also on failure. Exit status 1 on any
 failure, with the last lines of the logs that tell why. SMOKE_KEEP=1 keeps the temporary folder.
@@ -84,6 +87,38 @@ def recreate_database(url: str) -> None:
         conn.execute(f"CREATE DATABASE {name}")
 
 
+def role_urls(url: str) -> tuple[str, str, str, str, str, str]:
+    """The owner's and the application's roles of the smoke database: names, passwords, URLs."""
+    parts = urllib.parse.urlsplit(url)
+    name = parts.path.lstrip("/")
+    host = parts.hostname or "127.0.0.1"
+    port = parts.port or 5432
+    out = []
+    for kind in ("owner", "app"):
+        role, password = f"{name}_{kind}", secrets.token_urlsafe(18)
+        netloc = f"{role}:{urllib.parse.quote(password, safe='')}@{host}:{port}"
+        out += [role, password, urllib.parse.urlunsplit(parts._replace(netloc=netloc))]
+    return tuple(out)
+
+
+def check_app_role(app_url: str) -> None:
+    """The application's role owns nothing: TRUNCATE, ALTER and triggers off are refused."""
+    import psycopg
+
+    refused = []
+    with psycopg.connect(app_url, autocommit=True, connect_timeout=10) as conn:
+        for sql in ("TRUNCATE assessments_ledgerentry", "ALTER TABLE assessments_payment DISABLE TRIGGER ALL",
+                    "DROP TABLE assessments_ledgerentry", "SET session_replication_role = replica"):
+            try:
+                conn.execute(sql)
+            except psycopg.errors.InsufficientPrivilege:
+                refused.append(sql.split()[0])
+            else:
+                raise SmokeFailure(f"the application's database role was allowed: {sql}")
+        user = conn.execute("SELECT current_user").fetchone()[0]
+    say("ok", "app role owns nothing", f"{user}: {', '.join(refused)} refused")
+
+
 def empty_redis(url: str) -> None:
     import redis
 
@@ -108,7 +143,7 @@ def read_env_file(path: Path) -> dict[str, str]:
     return values
 
 
-def write_env_file(work: Path, port: int, db_url: str, redis_url: str, password: str) -> Path:
+def write_env_file(work: Path, port: int, db_url: str, redis_url: str, password: str, migrate_url: str) -> Path:
     values = read_env_file(ROOT / "deploy" / "cargos.env.example")
     local = {
         "DJANGO_SETTINGS_MODULE": "config.settings.production",
@@ -116,6 +151,7 @@ def write_env_file(work: Path, port: int, db_url: str, redis_url: str, password:
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
         "DJANGO_CSRF_TRUSTED_ORIGINS": f"https://127.0.0.1:{port}",
         "DATABASE_URL": db_url,
+        "DATABASE_MIGRATE_URL": migrate_url,
         "REDIS_URL": redis_url,
         "DJANGO_MEDIA_ROOT": str(work / "media"),
         "EMAIL_URL": "consolemail://",
@@ -155,11 +191,11 @@ class Processes:
     def log_path(self, name: str) -> Path:
         return self.work / f"{name}.log"
 
-    def run(self, name: str, args: list[str], timeout: float) -> str:
-        """A command to its end (bounded); its output goes to <name>.log."""
+    def run(self, name: str, args: list[str], timeout: float, env: dict[str, str] | None = None) -> str:
+        """A command to its end (bounded); its output goes to <name>.log. `env` overrides variables."""
         with open(self.log_path(name), "w") as log:
             try:
-                proc = subprocess.run(args, cwd=ROOT, env=self.env,  # noqa: S603 - our own commands
+                proc = subprocess.run(args, cwd=ROOT, env={**self.env, **(env or {})},  # noqa: S603 - our own commands
                                       stdout=log, stderr=subprocess.STDOUT, timeout=timeout, check=False)
             except subprocess.TimeoutExpired:
                 raise SmokeFailure(f"{name} took more than {timeout:.0f}s", (name,))
@@ -314,8 +350,8 @@ print("SMOKE-JSON:" + json.dumps({{"users": User.objects.count(), "parcels": dis
 """
 
 
-def manage(procs: Processes, name: str, *args: str, timeout: float = 180) -> str:
-    return procs.run(name, [PY, "manage.py", *args], timeout=timeout)
+def manage(procs: Processes, name: str, *args: str, timeout: float = 180, env: dict[str, str] | None = None) -> str:
+    return procs.run(name, [PY, "manage.py", *args], timeout=timeout, env=env)
 
 
 def step_health(client: Client, procs: Processes) -> None:
@@ -360,14 +396,21 @@ def smoke(work: Path) -> None:
     recreate_database(db_url)
     empty_redis(redis_url)
     say("ok", "fresh database and Redis", f"{db_url.rsplit('/', 1)[-1]}, {redis_url}")
-    env_file = write_env_file(work, port, db_url, redis_url, password)
+    owner, owner_password, owner_url, app, app_password, app_url = role_urls(db_url)
+    env_file = write_env_file(work, port, app_url, redis_url, password, owner_url)
     procs = Processes(work, process_env(env_file))
     say("ok", "environment file", f"{env_file} (from deploy/cargos.env.example)")
 
     try:
         # collectstatic (hashing and compressing ~1000 files) needs no database: it runs alongside.
         procs.start("collectstatic", [PY, "manage.py", "collectstatic", "--noinput", "-v0"])
-        manage(procs, "migrate", "migrate", "--noinput", "-v0", timeout=300)
+        manage(procs, "db_roles_setup", "db_roles_setup", "--owner", owner, "--app", app,
+               env={"DATABASE_URL": db_url, "CARGOS_OWNER_PASSWORD": owner_password,
+                    "CARGOS_APP_PASSWORD": app_password})
+        say("ok", "database roles", f"{owner} (migrate), {app} (everything else)")
+        manage(procs, "migrate", "migrate", "--noinput", "-v0", timeout=300,
+               env={"DATABASE_URL": procs.env["DATABASE_MIGRATE_URL"]})
+        check_app_role(app_url)
         manage(procs, "sync_schedules", "sync_schedules")
         say("ok", "migrate + sync_schedules", procs.log("sync_schedules").strip().splitlines()[-1])
         out = manage(procs, "seed", "shell", "-v0", "-c", SEED)

@@ -206,10 +206,11 @@ def _transactional(request) -> bool:
 
 
 @pytest.fixture(autouse=True)
-def _append_only_ledger_vs_sqlite_flush(request):
-    """The ledger's append-only guard would stop SQLite's flush (a DELETE) after a transactional test:
-    lift it just before that flush and put it back for the next test. PostgreSQL truncates, which
-    row triggers do not see."""
+def _money_guards_vs_flush(request):
+    """The database's guards of the money (assessments/ledger/guard.py) would stop the flush after a
+    transactional test — PostgreSQL's TRUNCATE (refused by statement triggers), SQLite's DELETE: lift them
+    just before that flush; pytest_runtest_teardown below puts them back once the flush is done, so the
+    next test, transactional or not, finds them."""
     if not _transactional(request):
         yield
         return
@@ -220,9 +221,26 @@ def _append_only_ledger_vs_sqlite_flush(request):
 
     guard_install(connection)
     _ensure_reference_data()
+    request.node._money_guards_blocker = request.getfixturevalue("django_db_blocker")
     yield
-    if connection.vendor == "sqlite":
-        guard_remove(connection)
+    guard_remove(connection)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    """After a transactional test's fixtures are torn down (its flush included), the guards go back."""
+    try:
+        return (yield)
+    finally:
+        blocker = getattr(item, "_money_guards_blocker", None)
+        if blocker is not None:
+            del item._money_guards_blocker
+            from django.db import connection
+
+            from assessments.ledger.guard import guard_install
+
+            with blocker.unblock():
+                guard_install(connection)
 
 
 def _ensure_reference_data() -> None:
@@ -255,6 +273,12 @@ def django_db_setup(django_db_setup, django_db_blocker):
     them once at session start, before any test reads them."""
     with django_db_blocker.unblock():
         _ensure_reference_data()
+        from django.db import connection
+
+        from assessments.ledger.guard import guard_install, guard_installed
+
+        if not guard_installed(connection):  # a run stopped between a flush and the guards' return
+            guard_install(connection)
 
 
 @pytest.fixture(autouse=True)

@@ -21,7 +21,7 @@ from django.views.generic import FormView, TemplateView
 
 from assessments.portal import selectors, services
 from assessments.portal.forms import ActivationForm
-from core import roles
+from core import roles, signin
 
 
 class OwnerRequiredMixin(LoginRequiredMixin):
@@ -185,6 +185,9 @@ class PortalActivateView(FormView):
     def dispatch(self, request, *args, **kwargs):
         if request.user.is_authenticated:
             return redirect("portal:home" if roles.is_owner(request.user) else "home")
+        # Codes printed on notices are guessed here: an address that missed too often is refused (core.signin).
+        if request.method == "POST" and signin.is_locked(request, signin.PORTAL_ACTIVATION):
+            return signin.refused(request)
         return super().dispatch(request, *args, **kwargs)
 
     def form_valid(self, form):
@@ -193,6 +196,8 @@ class PortalActivateView(FormView):
             user = services.portal_activate(code=data["code"], cadastre=data["cadastre"], username=data["username"],
                                             password=data["password1"])
         except ValidationError as exc:
+            if "code" in exc.message_dict:   # a wrong code or property (not a taken user name, a weak password)
+                signin.record_failure(self.request, signin.PORTAL_ACTIVATION)
             for field, errors in exc.message_dict.items():
                 target = "password1" if field == "password" else field
                 form.add_error(target if target in form.fields else None, errors)

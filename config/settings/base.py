@@ -1,4 +1,5 @@
 """Settings shared by every environment. One `environ.Env()`; secrets only from the environment."""
+from datetime import timedelta
 from pathlib import Path
 
 import environ
@@ -37,6 +38,7 @@ INSTALLED_APPS = [
     "simple_history",
     "django_celery_beat",
     "django_celery_results",
+    "axes",
     "core",
     "districts",
     "liens",
@@ -50,7 +52,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "core.request_id.RequestIdMiddleware",  # first: every response carries X-Request-ID, every log line the id
+    "core.proxy.RealIpMiddleware",  # before anything records the client's address
     "django.middleware.security.SecurityMiddleware",
+    "core.csp.ContentSecurityPolicyMiddleware",  # docs/security/csp.md
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "core.middleware.DefaultSpanishLocaleMiddleware",
@@ -63,7 +67,13 @@ MIDDLEWARE = [
     "core.headers.NoStoreMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    # Last, so their 429 replaces the answer of the view that recorded the failure reaching the limit:
+    "axes.middleware.AxesMiddleware",
+    "core.signin.SignInFailureMiddleware",   # inside axes': writes the failures of the non-login doors
 ]
+
+# Reverse proxies whose X-Real-IP names the client (core/proxy.py); none in development.
+TRUSTED_PROXY_IPS = env.list("TRUSTED_PROXY_IPS", default=[])
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
@@ -85,6 +95,39 @@ TEMPLATES = [
         },
     },
 ]
+
+# Failed sign-ins (django-axes; docs/security/sign-in.md): axes' backend first refuses a locked-out request
+# before any password is checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# At most AXES_FAILURE_LIMIT failures within AXES_COOLOFF_TIME, counted per user name from one address and
+# per address alone (many user names tried from one place), on every door: login forms, admin, API tokens,
+# portal activation codes, document verification codes (core/signin.py). Then 429 until the cool-off has
+# passed since the last failure; administrators unlock in the admin ("Access attempts": delete the rows).
+AXES_ENABLED = True
+AXES_FAILURE_LIMIT = env.int("SIGNIN_FAILURE_LIMIT", default=10)
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("SIGNIN_COOLOFF_MINUTES", default=15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+# Tries during the lockout do not extend it, so the page can say when to come back (core.signin.retry_at).
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_HANDLER = "core.signin.SignInHandler"
+# Its start-up banner on every manage.py command is noise; lockouts and failures are still logged.
+AXES_VERBOSE = False
+AXES_LOCKOUT_CALLABLE = "core.signin.lockout_response"
+AXES_USERNAME_CALLABLE = "core.signin.username_key"
+# REMOTE_ADDR: the connection's address, or behind a trusted proxy (production: nginx) the X-Real-IP it sent,
+# set by core.proxy.RealIpMiddleware. Never X-Forwarded-For, which the client writes (core.signin).
+AXES_CLIENT_IP_CALLABLE = "core.signin.remote_addr"
+AXES_HTTP_RESPONSE_CODE = 429
+# Every failure also kept in "Access failures" (the attempts' rows are deleted by a success or an unlock).
+AXES_ENABLE_ACCESS_FAILURE_LOG = True
+# Masked in axes' log lines and in the POST data kept with an attempt (user name and address stay in their
+# own columns): passwords and the codes typed are never stored.
+AXES_SENSITIVE_PARAMETERS = ["username", "ip_address", "password1", "password2", "code", "cadastre",
+                             "new_password1", "new_password2", "old_password"]
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -190,7 +233,8 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # A killed worker's task comes back after this many seconds rather than Redis's default hour.
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600)}
+# Twice the hard time limit: a task still running is never handed to a second worker.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=7200)}
 # Named queues, so one kind of work cannot starve another (`celery worker -Q …`; deploy/ runs one
 # cargos-worker@<queues> per group):
 #   rolls     — a roll's generation, certification, finalization and corrections: long, one district at a time;
@@ -206,6 +250,8 @@ CELERY_TASK_DEFAULT_QUEUE = "default"
 # in Redis so a second beat only waits (config/beat.py). CELERY_BEAT_SCHEDULE below is the default that
 # `manage.py sync_schedules` installs where an entry is missing; it never overwrites an administrator's change.
 CELERY_BEAT_SCHEDULER = "config.beat:LockedDatabaseScheduler"
+# Each send's last-run time is written at once, so a beat taking over never sends a task again.
+CELERY_BEAT_SYNC_EVERY = 1
 CELERY_TASK_ROUTES = [
     "config.celery.route_task",
     {

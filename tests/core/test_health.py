@@ -92,16 +92,21 @@ def test_unapplied_migrations_fail_until_applied(monkeypatch):
     assert health._migrations_applied is False
 
 
-def test_storage_probe_writes_reads_and_deletes(settings, tmp_path):
+def test_storage_probe_writes_reads_and_deletes(settings, tmp_path, monkeypatch):
+    monkeypatch.setattr(health, "_storage_ok_until", 0.0)
     settings.MEDIA_ROOT = str(tmp_path)
     assert health.check_storage() is None
     assert list((tmp_path / health.PROBE_DIR).iterdir()) == []
+    # A success is trusted for a while: the next probes touch nothing.
+    (tmp_path / health.PROBE_DIR).rmdir()
+    assert health.check_storage() is None and not (tmp_path / health.PROBE_DIR).exists()
 
 
 def test_storage_that_cannot_be_written_fails(settings, tmp_path, monkeypatch):
     not_a_folder = tmp_path / "file"
     not_a_folder.write_text("x")
     settings.MEDIA_ROOT = str(not_a_folder)  # even root cannot make a folder inside a file
+    monkeypatch.setattr(health, "_storage_ok_until", 0.0)
     for name in set(health.CHECKS) - {"storage"}:
         monkeypatch.setitem(health.CHECKS, name, lambda: None)
     results = health.run_checks()

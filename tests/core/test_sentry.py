@@ -97,3 +97,6 @@ def test_an_exception_in_a_view_is_captured_without_personal_data(sentry_events,
         assert secret not in text, secret
     assert not request.get("cookies") and "REMOTE_ADDR" not in request.get("env", {})
     assert "user" not in event or not (set(event["user"]) & {"ip_address", "username", "email", "id"})
+    assert event["tags"]["request_id"] == "req-sentry"                # finds the request's log lines
+    frames = event["exception"]["values"][-1]["stacktrace"]["frames"]
+    assert not any(f.get("vars") for f in frames)                     # no local variables (parcels, parties)

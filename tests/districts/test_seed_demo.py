@@ -119,7 +119,7 @@ def test_demo_accounts_and_the_owner_linked_to_her_parcels(no_env_password, clie
     assert User.objects.get(username="admin").is_superuser
     password = re.search(r"\(admin, staff, cashier, approver, legal, auditor, owner\): (\S+)", output)[1]
     assert output.count(password) == 1
-    assert client.login(username="cashier", password=password)
+    assert client.post("/cuentas/login/", {"username": "cashier", "password": password}).status_code == 302
 
     owner = User.objects.get(username="owner")
     party = Party.objects.get(user=owner)
@@ -140,8 +140,8 @@ def test_password_from_demo_password(monkeypatch, client):
     output = run("--parcels", "20")
 
     assert "DEMO_PASSWORD" in output and "Clave-Demo-2026" not in output
-    assert client.login(username="owner", password="Clave-Demo-2026")
-    assert client.login(username="admin", password="Clave-Demo-2026")
+    assert client.post("/cuentas/login/", {"username": "owner", "password": "Clave-Demo-2026"}).status_code == 302
+    assert client.post("/cuentas/login/", {"username": "admin", "password": "Clave-Demo-2026"}).status_code == 302
 
 
 @pytest.mark.django_db

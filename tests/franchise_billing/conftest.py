@@ -1,6 +1,6 @@
 """Franchise billing fixtures: a DRNA office, holders, franchises saved through the registry's
-service, payments through the ledger, and the ledger's append-only guard kept out of the way of
-SQLite's flush after a transactional test (the pattern of tests/ledger/conftest.py)."""
+service and payments through the ledger. (tests/conftest.py lifts the database's guards of the money
+around the flush after a transactional test.)"""
 from __future__ import annotations
 
 from datetime import date
@@ -12,31 +12,6 @@ from districts.models import Office, Party
 from tests import factories
 
 D = date.fromisoformat
-
-
-def _transactional(request) -> bool:
-    marker = request.node.get_closest_marker("django_db")
-    if marker is None:
-        return False
-    return bool(marker.kwargs.get("transaction") or (marker.args and marker.args[0]))
-
-
-@pytest.fixture(autouse=True)
-def _ledger_guard(request):
-    """The migration installs the guard; SQLite's flush after a transactional test would trip it,
-    so it is lifted just before that flush and put back before the next test."""
-    if request.node.get_closest_marker("django_db") is None and "db" not in request.fixturenames:
-        yield
-        return
-    request.getfixturevalue("_django_db_helper")
-    from django.db import connection
-
-    from assessments.ledger.guard import guard_install, guard_remove
-
-    guard_install(connection)
-    yield
-    if _transactional(request) and connection.vendor == "sqlite":
-        guard_remove(connection)
 
 
 @pytest.fixture(autouse=True)

@@ -184,6 +184,9 @@ def test_sid_notice_pdf_states_amount_dates_and_consequences(received, staff_use
     rec = Receivable.objects.filter(source_type=run.source_type).order_by("-amount").first()
     notice = notice_issue(receivable=rec, actor=staff_user)
     pdf = notice_document(notice=notice).file.path
+    from tests.conftest import require
+
+    require(shutil.which("pdftotext") is not None, "needs poppler's pdftotext (apt-get install poppler-utils)")
     text = subprocess.run(["pdftotext", "-layout", pdf, "-"], capture_output=True, text=True, check=True).stdout
     assert "333.33" in text and "02/09/2026" in text and "01/01/2027" in text
     # The resolution's installments are numbered, not named after semesters; the moved one says so.

@@ -89,7 +89,7 @@ def test_staff_create_the_account_and_the_owner_sets_a_password_and_sees_only_th
     again = client.get(link, follow=True)                                    # one time only
     assert again.context["validlink"] is False
 
-    assert client.login(username="elena.vazquez", password=PASSWORD)
+    assert client.post("/cuentas/login/", {"username": "elena.vazquez", "password": PASSWORD}).status_code == 302
     assert [n["id"] for n in client.get("/api/v1/portal/notices/").json()] == [notice.pk]
     assert [p["id"] for p in client.get("/api/v1/portal/parcels/").json()] == [parcel.pk]
     assert client.get(f"/portal/avisos/{notice.pk}/pdf/").status_code == 200

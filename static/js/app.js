@@ -1,0 +1,67 @@
+// The site's small behaviours, wired through data attributes (a strict CSP allows no on*= handler
+// and no inline <script>): loaded with defer from templates/base.html.
+(function () {
+  "use strict";
+  function init() {
+    // <select data-submit-on-change [data-disable-on-change="selector"]>: submit its form on change,
+    // first disabling the form's fields that match the selector (they are not to be sent).
+    document.querySelectorAll("[data-submit-on-change]").forEach(function (el) {
+      el.addEventListener("change", function () {
+        var form = el.form;
+        if (!form) { return; }
+        if (el.dataset.disableOnChange) {
+          form.querySelectorAll(el.dataset.disableOnChange).forEach(function (i) { i.disabled = true; });
+        }
+        if (form.requestSubmit) { form.requestSubmit(); } else { form.submit(); }
+      });
+    });
+    // <form data-action-template="/path/{field}/{other}/">: the action is built from the fields' values.
+    document.querySelectorAll("form[data-action-template]").forEach(function (form) {
+      form.addEventListener("submit", function () {
+        form.action = form.dataset.actionTemplate.replace(/\{([a-z_]+)\}/g, function (_, name) {
+          var field = form.elements[name];
+          return field ? encodeURIComponent(field.value) : "";
+        });
+      });
+    });
+    // <input data-select-on-click>: a click selects the whole value (a link to copy).
+    document.querySelectorAll("[data-select-on-click]").forEach(function (el) {
+      el.addEventListener("click", function () { el.select(); });
+    });
+    // <button data-print>: print the page.
+    document.querySelectorAll("[data-print]").forEach(function (el) {
+      el.addEventListener("click", function () { window.print(); });
+    });
+  }
+  if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", init); } else { init(); }
+})();
+
+// TID-2 live preview (templates/improvement/tid_detail.html: form.live-preview).
+(function () {
+  // TID-2 live preview: the formula typed is evaluated on the server over the member parcels.
+  document.querySelectorAll("form.live-preview").forEach(function (form) {
+    var target = document.getElementById(form.dataset.target);
+    var url = form.dataset.previewUrl;
+    var timer = null, seq = 0;
+    var placeholder = target.innerHTML;
+    function refresh() {
+      var formula = (form.querySelector("[name=formula]") || {}).value || "";
+      var mine = ++seq;
+      if (!formula.trim()) { target.innerHTML = placeholder; target.removeAttribute("aria-busy"); return; }
+      var data = new FormData();
+      data.append("formula", formula);
+      data.append("expected_amount", (form.querySelector("[name=expected_amount]") || {}).value || "");
+      var token = form.querySelector("[name=csrfmiddlewaretoken]").value;
+      target.setAttribute("aria-busy", "true");
+      fetch(url, {method: "POST", body: data, headers: {"X-CSRFToken": token}, credentials: "same-origin"})
+        .then(function (r) { return r.text(); })
+        .then(function (html) { if (mine === seq) { target.innerHTML = html; target.removeAttribute("aria-busy"); } });
+    }
+    form.addEventListener("input", function (ev) {
+      if (!ev.target.name || ["formula", "expected_amount"].indexOf(ev.target.name) < 0) { return; }
+      clearTimeout(timer);
+      timer = setTimeout(refresh, 350);
+    });
+    if ((form.querySelector("[name=formula]") || {}).value) { refresh(); }
+  });
+})();
