@@ -470,12 +470,20 @@ def smoke(work: Path) -> None:
         roll_id = roll.group(1)
         say("ok", "roll generated (rolls worker)", f"roll {roll_id}: {(state.get('message') or '')[:60]}")
 
-        page = client.post(f"/padrones/{roll_id}/certify/", {})
+        # Certifying is the approver's (docs/security/roles.md): the staff member who generated it cannot.
+        refused = client.post(f"/padrones/{roll_id}/certify/", {}, follow=False)
+        if refused.status != 403:
+            raise SmokeFailure(f"staff certifying answered {refused.status}, not 403", ("web",))
+        approver = Client(port)
+        approver.sign_in("approver", password)
+        approver.get(f"/padrones/{roll_id}/")  # a fresh CSRF cookie
+        page = approver.post(f"/padrones/{roll_id}/certify/", {})
         job_state = re.search(r'data-url="(/padrones/trabajos/\d+/estado/)"', page.text)
         if page.status != 200 or not job_state:
             raise SmokeFailure(f"certifying answered {page.status} without a job on the roll page", ("web",))
-        state = poll_job(client, job_state.group(1), "the roll's certification", 120, ("worker-rolls", "web"))
-        say("ok", "roll certified (rolls worker)", (state.get("message") or "")[:70])
+        state = poll_job(approver, job_state.group(1), "the roll's certification", 120, ("worker-rolls", "web"))
+        message = (state.get("message") or "")[:50]
+        say("ok", "roll certified (rolls worker)", f"by the approver (staff refused): {message}")
 
         answer = client.post("/avisos/emitir/", {"source_type": f"rolls.Roll:{roll_id}"}, follow=False)
         if answer.status != 302:
