@@ -29,3 +29,11 @@ def num(value, places: int = 4) -> str:
     except InvalidOperation:
         return str(value)
     return f"{d:,.{int(places)}f}"
+
+
+@register.filter(name="can")
+def can_do(user, action: str) -> bool:
+    """`{% if user|can:"certify" %}`: show a button only to a role the matrix allows (core.roles)."""
+    from core.roles import can
+
+    return can(user, action)
