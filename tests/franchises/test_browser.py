@@ -18,7 +18,8 @@ def fixtures_page(make_franchise):
     return f, recipient
 
 
-def file_and_decide(page, base, franchise, kind_label, fill, decide_fill=None):
+def file_and_decide(page, base, franchise, kind_label, fill, decide_fill=None, *, decider):
+    """Staff files the application; the approver (`decider`, their own browser) decides it."""
     page.goto(f"{base}/franquicias/{franchise.pk}/")
     page.click(f".card a.btn:has-text('{kind_label}')")
     page.wait_for_selector("h1:has-text('Presentar solicitud')")
@@ -28,16 +29,27 @@ def file_and_decide(page, base, franchise, kind_label, fill, decide_fill=None):
     page.click("form.stacked button[type=submit]")
     page.wait_for_selector("h1:has-text('Solicitud de')")
     assert "Recibida" in page.inner_text("main")
-    page.click("a.btn:has-text('Decidir')")
-    page.wait_for_selector("h1:has-text('Decidir solicitud')")
+    assert page.locator("a.btn:has-text('Decidir')").count() == 0     # staff files; deciding is the approver's
+    decider.goto(page.url)
+    decider.click("a.btn:has-text('Decidir')")
+    decider.wait_for_selector("h1:has-text('Decidir solicitud')")
     if decide_fill:
-        decide_fill(page)
-    page.click("form.stacked button[type=submit]")
-    page.wait_for_selector("h1:has-text('Solicitud de')")
-    return page.inner_text("main")
+        decide_fill(decider)
+    decider.click("form.stacked button[type=submit]")
+    decider.wait_for_selector("h1:has-text('Solicitud de')")
+    return decider.inner_text("main")
 
 
-def test_staff_file_and_decide_transfer_amendment_renewal(live_server, page, staff_user, fixtures_page):
+@pytest.fixture
+def decider(live_server, browser, approver_user):
+    context = browser.new_context()
+    approver_page = context.new_page()
+    sign_in(approver_page, live_server.url, approver_user.username)
+    yield approver_page
+    context.close()
+
+
+def test_staff_file_and_decide_transfer_amendment_renewal(live_server, page, staff_user, fixtures_page, decider):
     franchise, recipient = fixtures_page
     base = live_server.url
     sign_in(page, base, staff_user.username)
@@ -55,7 +67,7 @@ def test_staff_file_and_decide_transfer_amendment_renewal(live_server, page, sta
         p.fill("#id_reasons", "Venta del negocio y sus instalaciones.")
         p.check("#id_fee_paid")
 
-    body = file_and_decide(page, base, franchise, "Transferencia", transfer)
+    body = file_and_decide(page, base, franchise, "Transferencia", transfer, decider=decider)
     assert "Concedida" in body
     franchise.refresh_from_db()
     assert franchise.holder == recipient
@@ -65,7 +77,7 @@ def test_staff_file_and_decide_transfer_amendment_renewal(live_server, page, sta
         p.fill("#id_reasons", "Aumento de producción.")
         p.check("#id_fee_paid")
 
-    body = file_and_decide(page, base, franchise, "Enmienda", amendment)
+    body = file_and_decide(page, base, franchise, "Enmienda", amendment, decider=decider)
     assert "Concedida" in body
     franchise.refresh_from_db()
     assert franchise.authorized_gallons == 15_000_000
@@ -76,7 +88,7 @@ def test_staff_file_and_decide_transfer_amendment_renewal(live_server, page, sta
     def no_debt(p):
         p.fill("#id_outstanding_debt", "0.00")
 
-    body = file_and_decide(page, base, franchise, "Renovación", renewal, no_debt)
+    body = file_and_decide(page, base, franchise, "Renovación", renewal, no_debt, decider=decider)
     assert "Tramitada como franquicia nueva" in body
     new = Franchise.objects.get(predecessor=franchise)
     assert new.number in body

@@ -23,7 +23,8 @@ def submit(page, form_selector):
         page.click(f"{form_selector} button[type=submit]:not([name=preview])")
 
 
-def test_staff_walk_a_tid_to_its_first_charges(live_server, page, staff_user, tid_district, association):
+def test_staff_walk_a_tid_to_its_first_charges(live_server, page, staff_user, approver_user, tid_district,
+                                              association):
     sign_in(page, live_server.url, staff_user.username)
     page.wait_for_url(f"{live_server.url}/")
     page.click("nav >> text=Distritos de mejoramiento")
@@ -105,7 +106,10 @@ def test_staff_walk_a_tid_to_its_first_charges(live_server, page, staff_user, ti
     assert page.locator("#tid-notices-table tbody tr").count() == 5  # one round a year of the term
     page.screenshot(path=f"{SHOTS}/improvement_tid_collector.png", full_page=True)
 
-    # The first charges: FY2027, the ordinance's first fiscal year, issued on a fixed date.
+    # The first charges: FY2027, the ordinance's first fiscal year, issued on a fixed date. Billing is the
+    # approver's (docs/security/roles.md): the staff member signs out, the approver signs in.
+    page.context.clear_cookies()
+    sign_in(page, live_server.url, approver_user.username)
     page.click("nav >> text=Facturación de mejoramiento")
     page.wait_for_selector("h1:has-text('Facturación de distritos de mejoramiento')")
     page.click("text=Distrito Turístico de Prueba")

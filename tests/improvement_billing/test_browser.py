@@ -24,9 +24,10 @@ def long_resolution(charged_resolution, staff_user):
     return charged_resolution
 
 
-def test_staff_bill_a_year(live_server, page, staff_user, long_resolution):
+def test_staff_bill_a_year(live_server, page, approver_user, long_resolution):
+    """Billing a year is the approver's (docs/security/roles.md)."""
     fy = fiscal_year_of(timezone.localdate())
-    sign_in(page, live_server.url, staff_user.username)
+    sign_in(page, live_server.url, approver_user.username)
     page.wait_for_url(f"{live_server.url}/")
     page.click("nav >> text=Facturación de mejoramiento")
     page.wait_for_selector("h1:has-text('Facturación de distritos de mejoramiento')")
