@@ -259,7 +259,7 @@ LEGACY_PROSE = {
     "core/money.py": 4,
     "core/workqueue.py": 1,
     "districts/improvement/models.py": 3,
-    "districts/improvement/services.py": 4,
+    "districts/improvement/services.py": 3,
     "districts/improvement/urls.py": 2,
     "districts/models.py": 1,
     "docs/api/openapi.yaml": 1,

@@ -1,6 +1,6 @@
-"""LAJ-5 water sales: before a Lajas parcel is liable it pays the Authority "por el agua que usare"
-(statute 001): acre-feet actually used, on the parcel's real acres, for every fiscal year before
-liability — the last one included. Water offered and not used is not sold."""
+"""LAJ-5 water sales (docs/rules/lajas.md): before a Lajas parcel is liable it pays the Authority
+"por el agua que usare": acre-feet actually used, on the parcel's real acres, for every fiscal year
+before liability — the last one included. Water offered and not used is not sold."""
 from datetime import date
 from decimal import Decimal
 
