@@ -114,6 +114,8 @@ def adjustment_request(*, kind: str, account: Account, amount, reason: str, acto
         errors.update(_refund_errors(account, amount, payee_party_id, payee_name))
     if errors:
         raise ValidationError(errors)
+    if not (kind == Kind.REFUND or (kind == Kind.ADJUSTMENT and installment is None)):
+        payee_party_id, payee_name = None, ""   # only a credit has a payee
     adj = Adjustment.objects.create(kind=kind, account=account, receivable=receivable, installment=installment,
                                     amount=amount, reason=reason, requested_by=actor,
                                     effective_date=effective_date or timezone.localdate(),

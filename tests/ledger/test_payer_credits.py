@@ -154,3 +154,26 @@ def test_returned_overpayment_takes_back_the_credit_it_paid(owners, account, cha
     nxt.refresh_from_db()
     assert nxt.status == Receivable.Status.OPEN and credit_of(account, seller) == D("0.00")
     assert_balances_consistent()
+
+
+def test_refund_page_names_the_payee_and_refuses_too_much_at_once(owners, account, charge, staff_user, client):
+    """The request page offers the payers who hold credit; too much is refused when requested."""
+    from django.urls import reverse
+
+    from assessments.models import Adjustment
+
+    seller, _buyer = owners
+    charge([(date(2026, 3, 1), "100.00")], issued_on=date(2026, 2, 1))
+    pay(account, "150.00", date(2026, 4, 1), "over", seller, staff_user)
+    pay(account, "10.00", date(2026, 4, 2), "ventanilla", "Pago en ventanilla", staff_user)
+    client.force_login(staff_user)
+    url = reverse("assessments:adjustment_request", args=[account.pk])
+    page = client.get(url).content.decode()
+    assert f"party:{seller.pk}" in page and "name:Pago en ventanilla" in page and "$50.00" in page
+    form = {"kind": "REFUND", "installment": "", "amount": "60.00", "effective_date": "2026-04-03",
+            "reason": "Pago doble", "payee": f"party:{seller.pk}"}
+    refused = client.post(url, form)
+    assert refused.status_code == 200 and "excede el crédito disponible" in refused.content.decode()
+    assert not Adjustment.objects.exists()
+    assert client.post(url, {**form, "amount": "50.00"}).status_code == 302
+    assert Adjustment.objects.get().payee_party == seller
