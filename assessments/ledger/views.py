@@ -101,8 +101,21 @@ class AccountView(LedgerRoleMixin, TemplateView):
                    receivables=selectors.receivables_for(account_id=account.pk),
                    owners=(account.parcel.ownerships.filter(end_date__isnull=True).select_related("party")
                            if account.parcel_id else []),
-                   liens=account.parcel.liens.order_by("constituted_on", "id") if account.parcel_id else [])
+                   liens=self._liens(account, as_of))
         return ctx
+
+    @staticmethod
+    def _liens(account: Account, on):
+        """The parcel's liens, each with what it secures on `on` (LIEN-4) as `secured`."""
+        from liens.outstanding import secured_amounts
+
+        if not account.parcel_id:
+            return []
+        liens = list(account.parcel.liens.order_by("constituted_on", "id"))
+        secured = secured_amounts(liens, on)
+        for lien in liens:
+            lien.secured = secured[lien.pk] if lien.constituted_on <= on else None
+        return liens
 
 
 class CertificateView(LedgerRoleMixin, TemplateView):

@@ -182,3 +182,18 @@ def test_pages_show_constituted_and_secured_amounts(lien_charge, staff_user, sta
         text = " ".join(" ".join(p.extract_text() for p in PdfReader(io.BytesIO(fh.read())).pages).split())
     assert "Constituido por" in text and "Garantiza al 01/06/2026" in text
     assert "$600.00" in text and "$300.00" in text
+
+
+def test_account_page_and_payoff_certificate_show_what_the_lien_secures(lien_charge, staff_user, staff_client):
+    """The account's lien list and the *certificación de deuda* give the constituted and the secured amounts."""
+    rec, _lien = lien_charge
+    pay(rec, "300.00", date(2026, 4, 10), "acct", staff_user)
+    page = " ".join(staff_client.get(reverse("assessments:account", args=[rec.account.pk]), {"as_of": "2026-06-01"})
+                    .content.decode().split())
+    assert "Constituido por" in page and "Garantiza al 01/06/2026 (LIEN-4)" in page and "$300.00" in page
+    cert = " ".join(staff_client.get(reverse("assessments:certificate", args=[rec.account.pk]),
+                                     {"as_of": "2026-06-01"}).content.decode().split())
+    assert "Constituido por $600.00" in cert and "Garantiza al 01/06/2026: $300.00" in cert
+    before = " ".join(staff_client.get(reverse("assessments:certificate", args=[rec.account.pk]),
+                                       {"as_of": "2026-04-01"}).content.decode().split())
+    assert "Garantiza al 01/04/2026: $600.00" in before
