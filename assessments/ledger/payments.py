@@ -147,8 +147,9 @@ def payment_return(*, payment: Payment, on: date, reason: str, actor) -> Payment
     if shortfall > 0:
         touched |= _unapply_credit(account=account, amount=shortfall, on=on, actor=actor, memo=memo, tag=tag)
     shortfall = -credit_pool(account)
-    if shortfall > 0:  # credits recorded before they were tied to their payer
-        touched |= _unapply_credit(account=account, amount=shortfall, on=on, actor=actor, memo=memo, tag=None)
+    if shortfall > 0:  # credits recorded before they were tied to their payer: never another payer's
+        touched |= _unapply_credit(account=account, amount=shortfall, on=on, actor=actor, memo=memo,
+                                   tag={"credit_party_id": None, "credit_payer": ""})
     payment.status = Payment.Status.RETURNED
     payment.returned_on = on
     payment.return_reason = reason[:300]
@@ -169,8 +170,8 @@ def _payer_shortfall(account: Account, tag: dict) -> Decimal:
 
 def _unapply_credit(*, account: Account, amount: Decimal, on: date, actor, memo: str,
                     tag: dict | None = None) -> set[int]:
-    """Reverse the most recent credit applications on installments (of the payer's credit when `tag`
-    names one), up to `amount`; the credit goes back to that payer."""
+    """Reverse the most recent credit applications on installments (only those of `tag`'s payer when
+    given), up to `amount`; the credit goes back to that payer."""
     user = user_or_none(actor)
     applied = LedgerEntry.objects.filter(account=account, kind=LedgerEntry.Kind.CREDIT_APPLIED,
                                          installment__isnull=False)
