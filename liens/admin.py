@@ -55,9 +55,15 @@ class LienAdmin(admin.ModelAdmin):
 
     @admin.action(description=_("Dar por satisfechos"))
     def satisfy(self, request, queryset):
+        from django.core.exceptions import ValidationError
+
         for lien in queryset:
-            services.lien_satisfy(lien=lien, on=timezone.localdate(), actor=request.user,
-                                  reason="Acción de administración")
+            try:
+                services.lien_satisfy(lien=lien, on=timezone.localdate(), actor=request.user,
+                                      reason="Acción de administración")
+            except ValidationError as exc:   # LIEN-4: a charge's lien still securing something
+                messages.error(request, f"#{lien.pk}: {' '.join(exc.messages)}")
+                return
         messages.success(request, gettext("Hecho."))
 
     @admin.action(description=_("Reinstalar (vigentes)"))

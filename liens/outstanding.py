@@ -49,5 +49,10 @@ def secured_amounts(liens: Iterable, on: date | None = None) -> dict[int, Decima
     return out
 
 
+def has_source(lien) -> bool:
+    """Whether what the lien secures comes from the books of a charge (else: the amount constituted)."""
+    return bool(lien.origin_id) and lien.origin_type in _SOURCES
+
+
 def secured_amount(lien, on: date | None = None) -> Decimal:
     return secured_amounts([lien], on)[lien.pk]

@@ -156,10 +156,17 @@ def _set_status(*, lien: Lien, status: str, on: date, reason: str, actor, action
 def lien_satisfy(*, lien: Lien, on: date, actor, reason: str = "") -> Lien:
     """What the lien secures reached zero (LIEN-4: paid, credited or adjusted away): it is released
     as satisfied on `on` (no-op when it already is)."""
+    from liens.outstanding import has_source, secured_amount
+
     lien = Lien.objects.select_for_update().get(pk=lien.pk)
     if lien.status == Lien.Status.RELEASED:
         raise ValidationError({"status": _("Un gravamen cancelado no puede darse por satisfecho; reinstálelo "
                                               "primero.")})
+    # LIEN-4: a charge's lien is satisfied by its books, not by hand, while it still secures something.
+    if lien.status == Lien.Status.ACTIVE and has_source(lien) and (secured := secured_amount(lien, on)) > 0:
+        raise ValidationError({"status": _("El gravamen aún garantiza %(amount)s al %(date)s: queda satisfecho "
+                                           "cuando su cargo se salda (LIEN-4).") % {
+            "amount": f"${secured:,.2f}", "date": on.strftime("%d/%m/%Y")}})
     return _set_status(lien=lien, status=Lien.Status.SATISFIED, on=on, reason=reason or "Pagado en su totalidad",
                        actor=actor, action="lien.satisfy")
 

@@ -197,3 +197,17 @@ def test_account_page_and_payoff_certificate_show_what_the_lien_secures(lien_cha
     before = " ".join(staff_client.get(reverse("assessments:certificate", args=[rec.account.pk]),
                                        {"as_of": "2026-04-01"}).content.decode().split())
     assert "Garantiza al 01/04/2026: $600.00" in before
+
+
+def test_a_charge_lien_is_not_satisfied_by_hand_while_it_secures_something(lien_charge, staff_user):
+    """"sólo garantizará el pago de los cargos por beneficios" — and until they are paid, it does."""
+    from django.core.exceptions import ValidationError
+
+    from liens.services import lien_satisfy
+
+    rec, lien = lien_charge
+    pay(rec, "100.00", date(2026, 4, 10), "hand", staff_user)
+    with pytest.raises(ValidationError, match=r"\$500\.00"):
+        lien_satisfy(lien=lien, on=date(2026, 4, 11), actor=staff_user)
+    lien.refresh_from_db()
+    assert lien.status == Lien.Status.ACTIVE and not LienEvent.objects.filter(lien=lien).exists()
