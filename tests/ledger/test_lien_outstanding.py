@@ -211,3 +211,12 @@ def test_a_charge_lien_is_not_satisfied_by_hand_while_it_secures_something(lien_
         lien_satisfy(lien=lien, on=date(2026, 4, 11), actor=staff_user)
     lien.refresh_from_db()
     assert lien.status == Lien.Status.ACTIVE and not LienEvent.objects.filter(lien=lien).exists()
+
+
+def test_the_ladder_in_english(lien_charge, staff_user, staff_client, settings):
+    rec, _lien = lien_charge
+    pay(rec, "300.00", date(2026, 4, 10), "en", staff_user)
+    staff_client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    html = " ".join(staff_client.get(reverse("liens:ladder", args=[rec.account.parcel_id]), {"on": "2026-06-01"})
+                    .content.decode().split())
+    assert "Constituted for $600.00" in html and "Secures on 01/06/2026: $300.00" in html
