@@ -251,7 +251,9 @@ class SeizureView(ParcelMixin, StaffRequiredMixin, FormView):
         ctx = super().get_context_data(**kwargs)
         parcel = self.get_parcel()
         ctx["districts"] = selectors.bonded_irrigation_districts(parcel)
-        ctx["liens"] = selectors.liens_in_force(parcel)
+        liens, secured = selectors.liens_securing(parcel)
+        ctx["liens"] = [(lien, secured[lien.pk]) for lien in liens]
+        ctx["today"] = timezone.localdate()
         ctx["flags"] = selectors.open_flags_for(parcel)
         ctx["tax_value"], ctx["liens_total"], ctx["net_value"] = selectors.net_tax_value(parcel)
         return ctx

@@ -84,15 +84,30 @@ class AdjustmentRequestForm(forms.Form):
     amount = forms.DecimalField(label=_("Importe"), **MONEY_FIELD,
                                 help_text=_("Ajuste: negativo reduce la deuda. Baja y reembolso: positivo."))
     effective_date = forms.DateField(label=_("Fecha efectiva"), widget=DateInput())
+    payee = forms.ChoiceField(label=_("Beneficiario"), required=False,
+                              help_text=_("Reembolso, o reducción de la cuenta: de quién es el crédito (de quien "
+                                          "pagó)."))
     reason = forms.CharField(label=_("Motivo"), widget=forms.Textarea(attrs={"rows": 3}))
 
-    def __init__(self, *args, installments=(), **kwargs):
+    def __init__(self, *args, installments=(), payers=(), **kwargs):
         super().__init__(*args, **kwargs)
+        # payers: credit_rules.PayerCredit of the account; the value says who (party id or the name given).
+        self.fields["payee"].choices = [("", "—")] + [
+            (f"party:{c.party_id}" if c.party_id else f"name:{c.name}",
+             f"{c.name or _('crédito de la cuenta')} · ${c.amount:,.2f}") for c in payers]
         self.fields["installment"].choices = [("", _("— la cuenta (sin plazo) —"))] + [
             (str(i.pk), f"{i.receivable.payment_reference} · {i.receivable.description} · "
                         f"{_('plazo')} {i.seq} ({i.due_date:%d/%m/%Y})") for i in installments]
         if not self.is_bound:
             self.initial.setdefault("effective_date", timezone.localdate())
+
+
+    def payee_value(self):
+        """The payee for the service: a party id (int), a name, or None."""
+        value = self.cleaned_data.get("payee") or ""
+        if value.startswith("party:"):
+            return int(value.removeprefix("party:"))
+        return value.removeprefix("name:") or None
 
 
 class DecisionForm(forms.Form):

@@ -78,9 +78,9 @@ def test_credit_refund(account, charge, batch, cashier, staff_user, approver):
     charge([(date(2025, 7, 1), "100.00")])
     payment_record(account=account, amount=D("125.00"), method="CASH", paid_on=date(2025, 7, 2), payer="x",
                    idempotency_key="p", batch=batch, actor=cashier)
-    too_much = credit_refund_request(account=account, amount=D("25.01"), reason="Pago doble", actor=staff_user)
+    # Checked when requested (issue #16), not only when approved.
     with pytest.raises(ValidationError, match="crédito"):
-        credit_refund_approve(adjustment=too_much, actor=approver)
+        credit_refund_request(account=account, amount=D("25.01"), reason="Pago doble", actor=staff_user)
     req = credit_refund_request(account=account, amount=D("25.00"), reason="Pago doble", actor=staff_user)
     with pytest.raises(ValidationError):
         credit_refund_approve(adjustment=req, actor=staff_user)
