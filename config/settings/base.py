@@ -184,7 +184,8 @@ REST_FRAMEWORK = {
         "core.api_tokens.ApiTokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["core.permissions.HasAction"],
-    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend",
+    # core.filters: a filter value it cannot read is a 400, not "no filter".
+    "DEFAULT_FILTER_BACKENDS": ["core.filters.FilterBackend",
                                 "rest_framework.filters.OrderingFilter"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
