@@ -22,7 +22,7 @@ METHODS = ("get", "put", "post", "patch", "delete")
 
 # Written in English: `make schema` renders the contract in English (--lang en).
 DESCRIPTIONS = {
-    "400": "Invalid input: the body names each field and what is wrong with it.",
+    "400": "Invalid input: the answer names each field or parameter and what is wrong with it.",
     "403": "Not signed in, an invalid, revoked or read-only token, or a role without this action.",
     "404": "No such object (or page).",
     "415": "The body is in a content type the API does not read (send JSON).",
