@@ -184,7 +184,8 @@ REST_FRAMEWORK = {
         "core.api_tokens.ApiTokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["core.permissions.HasAction"],
-    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend",
+    # core.filters: a filter value it cannot read is a 400, not "no filter".
+    "DEFAULT_FILTER_BACKENDS": ["core.filters.FilterBackend",
                                 "rest_framework.filters.OrderingFilter"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
@@ -202,6 +203,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "SERVE_PERMISSIONS": ["core.permissions.IsStaffReader"],
+    # The API speaks JSON: its contract documents JSON bodies only (forms are still parsed, for the browsable API).
+    "PARSER_WHITELIST": ["core.api.JSONParser"],
+    # Every operation documents its errors too (400/403/404/415/429 with their bodies): core/api_schema.py.
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "core.api_schema.document_errors"],
     # One name per choice set where field names collide ("kind", "status") or one set has several names.
     # The schema is generated without warnings (tests/web/test_api_schema.py), so the deploy check
     # drf_spectacular.W001 stays on.
