@@ -59,6 +59,13 @@ def adjustment_request(*, kind: str, account: Account, amount, reason: str, acto
         errors["receivable"] = _("Indique el cargo o el plazo que se da de baja.")
     if kind == Kind.REFUND and receivable is not None:
         errors["receivable"] = _("Un reembolso sale del crédito de la cuenta, no de un cargo.")
+    if kind == Kind.REFUND and not errors:
+        # Refused when asked, not only when approved: the credit left after the refunds already asked for.
+        lock_account(account)
+        available = refundable_credit(account)
+        if amount > available:
+            errors["amount"] = _("El reembolso pedido (%(a)s) excede el crédito disponible de la cuenta (%(c)s).") % {
+                "a": amount, "c": available}
     if errors:
         raise ValidationError(errors)
     adj = Adjustment.objects.create(kind=kind, account=account, receivable=receivable, installment=installment,
@@ -67,6 +74,15 @@ def adjustment_request(*, kind: str, account: Account, amount, reason: str, acto
     audit(actor=actor, action="adjustment.request", target=adj, summary=f"{adj.get_kind_display()} {amount}",
           data={"kind": kind, "amount": str(amount), "account": account.pk})
     return adj
+
+
+def refundable_credit(account: Account) -> Decimal:
+    """The account's unapplied credit less the refunds requested and not yet decided (never negative)."""
+    from django.db.models import Sum
+
+    pending = (Adjustment.objects.filter(account=account, kind=Kind.REFUND, status=Adjustment.Status.PENDING)
+               .aggregate(s=Sum("amount"))["s"] or ZERO)
+    return max(credit_pool(account) - pending, ZERO)
 
 
 def credit_refund_request(*, account: Account, amount, reason: str, actor) -> Adjustment:
