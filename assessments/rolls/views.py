@@ -33,8 +33,14 @@ class RollListView(StaffRequiredMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
+        from django.db.models import Exists, OuterRef
+
         ctx["rolls"] = Roll.objects.select_related("district").order_by("-fiscal_year", "district__name")
-        ctx["figures"] = CertifiedFigures.objects.select_related("district").order_by("-fiscal_year")
+        # A roll past its draft is not generated again: its row offers no "Generar padrón".
+        past_draft = Roll.objects.filter(district=OuterRef("district"), fiscal_year=OuterRef("fiscal_year")).exclude(
+            status=Roll.Status.DRAFT)
+        ctx["figures"] = (CertifiedFigures.objects.select_related("district").annotate(roll_locked=Exists(past_draft))
+                          .order_by("-fiscal_year"))
         ctx["districts"] = _roll_districts()
         ctx["jobs"] = RollJob.objects.select_related("district")[:5]
         return ctx
@@ -86,10 +92,21 @@ class FiguresView(WriterRequiredMixin, FormView):
 
 class GenerateView(WriterRequiredMixin, View):
     required_action = roles.DRAFT
+    def get(self, request, code: str, fy: int):
+        return redirect("rolls:list")   # links (the dashboard's) land on the list, whose button posts
+
     def post(self, request, code: str, fy: int):
         from assessments.rolls.tasks import roll_generate_task
 
         district = get_object_or_404(_roll_districts(), code=code)
+        roll = Roll.objects.filter(district=district, fiscal_year=fy).first()
+        if roll is not None and roll.status != Roll.Status.DRAFT:   # refused now: no job that waits for nothing
+            messages.error(request, services.generate_refusal(roll))
+            return redirect(roll.get_absolute_url())
+        if not CertifiedFigures.objects.filter(district=district, fiscal_year=fy).exists():
+            messages.error(request, _("Faltan las cifras certificadas de %(d)s para el año fiscal %(fy)s.") % {
+                "d": district.code, "fy": fy})
+            return redirect("rolls:list")
         job = RollJob.objects.create(district=district, fiscal_year=fy, requested_by=request.user)
         transaction.on_commit(lambda: roll_generate_task.delay(job.pk))
         return redirect("rolls:job", pk=job.pk)
@@ -136,11 +153,28 @@ class RollDetailView(StaffRequiredMixin, TemplateView):
         ctx["corrections"] = roll_corrections(roll)
         certify_job = last_roll_job(roll, CERTIFY)
         if certify_job is not None:
-            ctx.update(certify_job=certify_job, certify_state=progress.job_state(certify_job))
+            ctx.update(certify_job=certify_job, certify_state=progress.job_state(certify_job),
+                       show_certify_job=_job_card_shown(certify_job, roll, Roll.Status.DRAFT, Roll.Status.CERTIFIED,
+                                                        services.certify_refusals))
         finalize_job = last_roll_job(roll, FINALIZE)
         if finalize_job is not None:
-            ctx.update(finalize_job=finalize_job, finalize_state=progress.job_state(finalize_job))
+            ctx.update(finalize_job=finalize_job, finalize_state=progress.job_state(finalize_job),
+                       show_finalize_job=_job_card_shown(finalize_job, roll, Roll.Status.CERTIFIED,
+                                                         Roll.Status.FINALIZED, services.finalize_refusals))
         return ctx
+
+
+def _job_card_shown(job: RollJob, roll: Roll, before: str, after: str, refusals) -> bool:
+    """A running job's card shows its progress; a finished one shows while the roll is in the state it
+    produced. A failed job's card shows while its cause lasts: a refusal whose reason no longer holds
+    (the pending change was decided) is gone; an unexpected error stays until a new attempt."""
+    if job.status in (RollJob.Status.QUEUED, RollJob.Status.RUNNING):
+        return True
+    if job.status == RollJob.Status.DONE:
+        return roll.status == after
+    if roll.status != before:
+        return False
+    return job.message.startswith(services.UNEXPECTED) or bool(refusals(roll))
 
 
 def roll_corrections(roll: Roll):
@@ -206,6 +240,20 @@ class RollActionView(WriterRequiredMixin, View):
     def get_required_action(self, request) -> str:
         return roles.FINALIZE if self.kwargs.get("action") == FINALIZE else roles.CERTIFY
 
+    def get(self, request, pk: int, action: str):
+        """The confirmation page: what the step will do (lines, total, liens, notices), what stops it
+        now, and who can correct what afterwards. Only its button posts."""
+        from django.shortcuts import render
+
+        from assessments.rolls import confirm
+
+        roll = get_object_or_404(Roll.objects.select_related("district"), pk=pk)
+        if action not in (CERTIFY, FINALIZE):
+            return redirect(roll.get_absolute_url())
+        preview = confirm.certify_preview(roll) if action == CERTIFY else confirm.finalize_preview(roll)
+        return render(request, "rolls/confirm.html", {
+            "roll": roll, "preview": preview, "active_job": active_roll_job(roll, action)})
+
     def post(self, request, pk: int, action: str):
         roll = get_object_or_404(Roll, pk=pk)
         if action == "certify":
@@ -222,6 +270,10 @@ class RollActionView(WriterRequiredMixin, View):
         if roll.status != Roll.Status.DRAFT:
             messages.info(request, _("El padrón ya estaba certificado."))
             return redirect(roll.get_absolute_url())
+        refusals = services.certify_refusals(roll)
+        if refusals:   # said now, not by a job that fails a moment later
+            messages.error(request, " ".join(refusals))
+            return redirect(roll.get_absolute_url())
         queue_roll_job(roll, CERTIFY, roll_certify_task, request.user)
         messages.info(request, _("Certificación en curso: se facturan las líneas del padrón."))
         return redirect(roll.get_absolute_url())
@@ -234,8 +286,9 @@ class RollActionView(WriterRequiredMixin, View):
         if roll.status == Roll.Status.FINALIZED:
             messages.info(request, _("El padrón ya estaba finalizado."))
             return redirect(roll.get_absolute_url())
-        if roll.status != Roll.Status.CERTIFIED:
-            messages.error(request, _("Solo se finaliza un padrón certificado."))
+        refusals = services.finalize_refusals(roll)
+        if refusals:   # said now, not by a job that fails a moment later
+            messages.error(request, " ".join(refusals))
             return redirect(roll.get_absolute_url())
         queue_roll_job(roll, FINALIZE, roll_finalize_task, request.user)
         messages.info(request, _("Finalización en curso: se constituyen los gravámenes de los cargos abiertos."))
