@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.views import View
 from django.views.generic import FormView, TemplateView
 
-from assessments.rolls import charts, progress, services
+from assessments.rolls import charts, jobs, progress, services
 from assessments.rolls.forms import OverrideForm, certified_form_for
 from assessments.rolls.models import CertifiedFigures, Roll, RollJob, RollLine, RollOverride
 from core import roles
@@ -265,60 +265,35 @@ class RollActionView(WriterRequiredMixin, View):
     def certify(self, request, roll: Roll):
         """Certifying bills every line (minutes on a large roll): a worker does it; the roll page shows
         the progress. A job already queued or running for the roll is reused, not doubled."""
-        from assessments.rolls.tasks import roll_certify_task
-
         if roll.status != Roll.Status.DRAFT:
             messages.info(request, _("El padrón ya estaba certificado."))
             return redirect(roll.get_absolute_url())
-        refusals = services.certify_refusals(roll)
-        if refusals:   # said now, not by a job that fails a moment later
-            messages.error(request, " ".join(refusals))
+        try:
+            jobs.request_certify(roll, request.user)
+        except services.RollError as exc:   # said now, not by a job that fails a moment later
+            messages.error(request, " ".join(exc.messages))
             return redirect(roll.get_absolute_url())
-        queue_roll_job(roll, CERTIFY, roll_certify_task, request.user)
         messages.info(request, _("Certificación en curso: se facturan las líneas del padrón."))
         return redirect(roll.get_absolute_url())
 
     def finalize(self, request, roll: Roll):
         """Finalizing constitutes the lien of every open charge (minutes on a large roll): a worker does
         it, as with certification, and the roll page shows the progress."""
-        from assessments.rolls.tasks import roll_finalize_task
-
         if roll.status == Roll.Status.FINALIZED:
             messages.info(request, _("El padrón ya estaba finalizado."))
             return redirect(roll.get_absolute_url())
-        refusals = services.finalize_refusals(roll)
-        if refusals:   # said now, not by a job that fails a moment later
-            messages.error(request, " ".join(refusals))
+        try:
+            jobs.request_finalize(roll, request.user)
+        except services.RollError as exc:   # said now, not by a job that fails a moment later
+            messages.error(request, " ".join(exc.messages))
             return redirect(roll.get_absolute_url())
-        queue_roll_job(roll, FINALIZE, roll_finalize_task, request.user)
         messages.info(request, _("Finalización en curso: se constituyen los gravámenes de los cargos abiertos."))
         return redirect(roll.get_absolute_url())
 
 
-CERTIFY = "certify"
-FINALIZE = "finalize"
-
-
-def queue_roll_job(roll: Roll, operation: str, task, actor) -> RollJob:
-    """The roll's job for `operation` waiting or running, or a new one whose task is sent on commit:
-    a double click reuses the queued job instead of doubling it."""
-    job = active_roll_job(roll, operation)
-    if job is None:
-        job = RollJob.objects.create(district_id=roll.district_id, fiscal_year=roll.fiscal_year,
-                                     operation=operation, requested_by=actor)
-        transaction.on_commit(lambda: task.delay(job.pk))
-    return job
-
-
-def active_roll_job(roll: Roll, operation: str) -> RollJob | None:
-    return (RollJob.objects.filter(district_id=roll.district_id, fiscal_year=roll.fiscal_year, operation=operation,
-                                   status__in=[RollJob.Status.QUEUED, RollJob.Status.RUNNING])
-            .order_by("-created_at", "-pk").first())
-
-
-def last_roll_job(roll: Roll, operation: str) -> RollJob | None:
-    return (RollJob.objects.filter(district_id=roll.district_id, fiscal_year=roll.fiscal_year, operation=operation)
-            .order_by("-created_at", "-pk").first())
+# The job helpers live in assessments.rolls.jobs (the API queues the same jobs); their old names stay here.
+CERTIFY, FINALIZE = jobs.CERTIFY, jobs.FINALIZE
+queue_roll_job, active_roll_job, last_roll_job = jobs.queue_roll_job, jobs.active_roll_job, jobs.last_roll_job
 
 
 EXPORT_HEADER = ["catastro", "acres_o_peso", "parte_o_bruto", "credito", "a_cobrar", "exencion", "detalle"]

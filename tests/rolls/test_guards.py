@@ -221,3 +221,35 @@ def test_an_unexpected_generation_error_ends_the_job(irrigation_figures, staff_u
         roll_generate_task.delay(job.pk).get()
     job.refresh_from_db()
     assert (job.status, job.message) == (RollJob.Status.FAILED, "Error inesperado al generar: disco lleno")
+
+
+# --- the API: the same refusals, as a 400 with the reasons ---------------------------------------------------
+
+
+def test_api_refuses_finalizing_before_the_fiscal_year_with_400(next_year_certified, approver_client):
+    response = approver_client.post(f"/api/v1/rolls/{next_year_certified.pk}/finalize/",
+                                    content_type="application/json")
+    assert response.status_code == 400
+    assert "01/07/2027" in response.json()["non_field_errors"][0]
+    assert not RollJob.objects.filter(operation="finalize").exists() and not Lien.objects.exists()
+
+
+def test_api_certify_refuses_a_pending_change_then_queues_one_job(draft, staff_user, approver_user,
+                                                                  approver_client, django_capture_on_commit_callbacks):
+    line = draft.lines.filter(total__gt=0).first()
+    override = services.override_request(line=line, new_total=line.total + 1, reason="Cabida", actor=staff_user)
+    url = f"/api/v1/rolls/{draft.pk}/certify/"
+    response = approver_client.post(url, content_type="application/json")
+    assert response.status_code == 400 and "pendientes de aprobación" in response.json()["non_field_errors"][0]
+    services.override_decide(override=override, approve=False, actor=approver_user)
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        first = approver_client.post(url, content_type="application/json")
+        second = approver_client.post(url, content_type="application/json")
+    assert first.status_code == second.status_code == 202
+    assert first.json()["id"] == second.json()["id"] and len(callbacks) == 1
+
+
+def test_api_steps_follow_the_role_matrix(draft, staff_client):
+    response = staff_client.post(f"/api/v1/rolls/{draft.pk}/certify/", content_type="application/json")
+    assert response.status_code == 403
+    assert not RollJob.objects.exists()
