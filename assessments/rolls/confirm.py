@@ -36,7 +36,11 @@ class Preview:
 
 
 def _labels(action: str) -> str:
-    return ", ".join(str(roles.ROLE_LABELS[r]) for r in sorted(roles.PERMISSIONS[action]))
+    """The roles the matrix allows `action`, in the request's language: "Administrador o Aprobador"."""
+    from django.utils.text import get_text_list
+    from django.utils.translation import gettext as _
+
+    return get_text_list([str(roles.ROLE_LABELS[r]) for r in sorted(roles.PERMISSIONS[action])], _("o"))
 
 
 def certify_preview(roll: Roll) -> Preview:
@@ -53,10 +57,12 @@ def finalize_preview(roll: Roll) -> Preview:
     from assessments.notices.services import receivables_needing_notice
     from assessments.rolls.billing import open_roll_receivables, source_type
 
-    on = timezone.localdate()
+    today = timezone.localdate()
+    start = fiscal_year_start(roll.fiscal_year)
+    on = max(today, start)   # refused before the year starts: the page shows the first date the liens can bear
     charges = open_roll_receivables(roll).aggregate(n=Count("pk"), amount=Sum("amount"),
                                                     parcels=Count("account__parcel", distinct=True))
-    return Preview(roll=roll, operation="finalize", refusals=services.finalize_refusals(roll, on=on),
+    return Preview(roll=roll, operation="finalize", refusals=services.finalize_refusals(roll, on=today),
                    lines=roll.line_count, charges=charges["n"], amount=charges["amount"] or Decimal("0.00"),
                    parcels=charges["parcels"], notices=len(receivables_needing_notice(source_type(roll))), on=on,
                    liens_from=fiscal_year_start(roll.fiscal_year), approvers=_labels(roles.APPROVE),

@@ -106,7 +106,7 @@ def test_certify_confirmation_states_lines_total_notices_and_who_can_undo(draft,
     assert f"Se facturan {charges} cargos por un total de ${total:,.2f}" in page
     assert f"Se emiten {charges} avisos de cobro" in page
     assert "Gravámenes: ninguno todavía" in page and "01/07/2026" in page
-    assert "Una vez certificado, las líneas no se pueden modificar" in page and "Aprobador" in page
+    assert "Una vez certificado, las líneas no se pueden modificar" in page and "Administrador o Aprobador" in page
     assert 'id="confirm-form"' in page
     assert Roll.objects.get(pk=draft.pk).status == Roll.Status.DRAFT   # a GET changes nothing
 
