@@ -3,6 +3,7 @@ POST /rolls/<id>/certify/ and /finalize/ — the irreversible steps; 400 with th
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema, extend_schema_serializer
 from rest_framework import generics, serializers, status
 from rest_framework.response import Response
@@ -43,9 +44,9 @@ class RollCorrectionListApi(generics.ListAPIView):
 
 
 class RollStepApi(APIView):
-    """POST /rolls/<id>/certify/ or /rolls/<id>/finalize/: queue the step's job (202), or 400 with every
-    reason it cannot run now (a pending line change; a fiscal year not started yet: liens are never dated
-    before it). A job already queued or running for the step is returned, not doubled."""
+    """POST /rolls/<id>/certify/ or /rolls/<id>/finalize/ with {"confirm": true}: queue the step's job (202),
+    or 400 with every reason it cannot run now (a pending line change; a fiscal year not started yet: liens
+    are never dated before it). A job already queued or running for the step is returned, not doubled."""
 
     step = jobs.CERTIFY
     required_action = roles.CERTIFY
@@ -56,10 +57,21 @@ class RollStepApi(APIView):
             model = RollJob
             fields = ["id", "operation", "status", "fiscal_year", "total", "done", "message", "created_at"]
 
-    @extend_schema(request=None, responses={202: OutputSerializer},
+    @extend_schema_serializer(component_name="RollStepInput")
+    class InputSerializer(serializers.Serializer):
+        # The step cannot be undone: the caller says so explicitly, as the page's confirmation does.
+        confirm = serializers.BooleanField(help_text="true: the caller confirms an irreversible step")
+
+        def validate_confirm(self, value: bool) -> bool:
+            if not value:
+                raise serializers.ValidationError(_("Confirme el paso: no se puede deshacer."))
+            return value
+
+    @extend_schema(request=InputSerializer, responses={202: OutputSerializer},
                    summary="Certify (bill) or finalize (constitute the liens of) a roll, as a background job")
     def post(self, request, pk: int):
         roll = get_object_or_404(Roll, pk=pk)
+        self.InputSerializer(data=request.data).is_valid(raise_exception=True)
         request_step = jobs.request_finalize if self.step == jobs.FINALIZE else jobs.request_certify
         job = request_step(roll, request.user)   # RollError → 400 with the reasons (core.api)
         return Response(self.OutputSerializer(job).data, status=status.HTTP_202_ACCEPTED)

@@ -227,7 +227,7 @@ def test_an_unexpected_generation_error_ends_the_job(irrigation_figures, staff_u
 
 
 def test_api_refuses_finalizing_before_the_fiscal_year_with_400(next_year_certified, approver_client):
-    response = approver_client.post(f"/api/v1/rolls/{next_year_certified.pk}/finalize/",
+    response = approver_client.post(f"/api/v1/rolls/{next_year_certified.pk}/finalize/", {"confirm": True},
                                     content_type="application/json")
     assert response.status_code == 400
     assert "01/07/2027" in response.json()["non_field_errors"][0]
@@ -239,17 +239,20 @@ def test_api_certify_refuses_a_pending_change_then_queues_one_job(draft, staff_u
     line = draft.lines.filter(total__gt=0).first()
     override = services.override_request(line=line, new_total=line.total + 1, reason="Cabida", actor=staff_user)
     url = f"/api/v1/rolls/{draft.pk}/certify/"
-    response = approver_client.post(url, content_type="application/json")
+    unconfirmed = approver_client.post(url, {}, content_type="application/json")   # irreversible: say so
+    assert unconfirmed.status_code == 400 and "confirm" in unconfirmed.json()
+    response = approver_client.post(url, {"confirm": True}, content_type="application/json")
     assert response.status_code == 400 and "pendientes de aprobación" in response.json()["non_field_errors"][0]
     services.override_decide(override=override, approve=False, actor=approver_user)
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        first = approver_client.post(url, content_type="application/json")
-        second = approver_client.post(url, content_type="application/json")
+        first = approver_client.post(url, {"confirm": True}, content_type="application/json")
+        second = approver_client.post(url, {"confirm": True}, content_type="application/json")
     assert first.status_code == second.status_code == 202
     assert first.json()["id"] == second.json()["id"] and len(callbacks) == 1
 
 
 def test_api_steps_follow_the_role_matrix(draft, staff_client):
-    response = staff_client.post(f"/api/v1/rolls/{draft.pk}/certify/", content_type="application/json")
+    response = staff_client.post(f"/api/v1/rolls/{draft.pk}/certify/", {"confirm": True},
+                                 content_type="application/json")
     assert response.status_code == 403
     assert not RollJob.objects.exists()
