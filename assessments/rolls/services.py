@@ -11,7 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from assessments.rolls import generate, progress
+from assessments.rolls import generate, irr9, progress
 from assessments.rolls.models import CertifiedFigures, Roll, RollJob, RollLine, RollOverride
 from assessments.rules.irrigation import IrrigationInputError
 from assessments.rules.lajas import LajasInputError
@@ -227,6 +227,8 @@ def certify_refusals(roll: Roll) -> list[str]:
     if pending:
         reasons.append(_("Hay %(n)s cambio(s) de líneas pendientes de aprobación: un aprobador debe aprobarlos o "
                          "rechazarlos antes de certificar.") % {"n": pending})
+    if (refusal := irr9.certify_refusal(roll)) is not None:
+        reasons.append(refusal)
     if roll.line_count == 0:
         reasons.append(_("El padrón no tiene líneas: genérelo primero."))
     return reasons
