@@ -256,3 +256,15 @@ def test_api_steps_follow_the_role_matrix(draft, staff_client):
                                  content_type="application/json")
     assert response.status_code == 403
     assert not RollJob.objects.exists()
+
+
+def test_the_certify_confirmation_states_the_irr9_refusal(draft, approver_client):
+    from core.models import ParameterVersion
+    from tests.conftest import TEST_IRR9_VERSION
+
+    ParameterVersion.objects.filter(family="irr_delinquency", version=TEST_IRR9_VERSION).delete()
+    assert any(r.startswith("IRR-9") for r in services.certify_refusals(draft))
+    page = approver_client.get(reverse("rolls:action", args=[draft.pk, "certify"])).content.decode()
+    assert "No se puede certificar ahora" in page and "irr_delinquency" in page and 'id="confirm-form"' not in page
+    approver_client.post(reverse("rolls:action", args=[draft.pk, "certify"]))
+    assert not RollJob.objects.filter(operation="certify").exists()
