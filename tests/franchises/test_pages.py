@@ -107,6 +107,11 @@ def test_decision_form_shows_the_service_refusal(approver_client, make_franchise
     response = approver_client.post(url, {"decided_on": "2027-10-15", "grant": "GRANT"})
     assert response.status_code == 200 and "Verifique la deuda" in response.content.decode()
     response = approver_client.post(url, {"decided_on": "2027-10-15", "grant": "GRANT", "outstanding_debt": "40.00"})
+    app.refresh_from_db()   # "Conceder" with a debt: refused on the form with the reason, nothing recorded
+    assert response.status_code == 200 and "No se puede conceder" in response.content.decode()
+    assert app.status == "RECEIVED"
+    response = approver_client.post(url, {"decided_on": "2027-10-15", "grant": "DENY", "outstanding_debt": "40.00",
+                                          "determination": "Deuda por uso de agua (FRA-7)."})
     app.refresh_from_db()
     assert response.status_code == 302 and app.status == "DENIED"
 
