@@ -28,6 +28,17 @@
     document.querySelectorAll("[data-select-on-click]").forEach(function (el) {
       el.addEventListener("click", function () { el.select(); });
     });
+    // Public pages on a phone (static/css/app.css, body.public): a table's rows stack, so each cell
+    // carries its column's heading in data-label for the CSS to show beside the value.
+    document.querySelectorAll("body.public table.data").forEach(function (table) {
+      var heads = Array.prototype.map.call(table.querySelectorAll("thead th"), function (th) { return th.textContent.trim(); });
+      if (!heads.length) { return; }
+      table.querySelectorAll("tbody tr").forEach(function (tr) {
+        Array.prototype.forEach.call(tr.children, function (td, i) {
+          if (heads[i] && !td.hasAttribute("colspan")) { td.setAttribute("data-label", heads[i]); }
+        });
+      });
+    });
     // <button data-print>: print the page.
     document.querySelectorAll("[data-print]").forEach(function (el) {
       el.addEventListener("click", function () { window.print(); });
