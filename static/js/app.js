@@ -39,6 +39,15 @@
         });
       });
     });
+    // A staff card whose table is wider than the window scrolls inside itself (static/css/app.css):
+    // it takes the keyboard focus, so arrow keys scroll it, and is named by its heading.
+    document.querySelectorAll(".content .card").forEach(function (card) {
+      if (card.scrollWidth <= card.clientWidth + 1 || card.hasAttribute("tabindex")) { return; }
+      card.setAttribute("tabindex", "0");
+      card.setAttribute("role", "region");
+      var heading = card.querySelector("h2, h3");
+      card.setAttribute("aria-label", heading ? heading.textContent.trim() : document.title);
+    });
     // <button data-print>: print the page.
     document.querySelectorAll("[data-print]").forEach(function (el) {
       el.addEventListener("click", function () { window.print(); });
