@@ -134,6 +134,10 @@ class RollDetailView(StaffRequiredMixin, TemplateView):
                    water_price_missing=not roll.is_irrigation and not _has_parameter("laj_water_sales", roll),
                    delinquency_missing=roll.is_irrigation and not _has_parameter("irr_delinquency", roll))
         ctx["corrections"] = roll_corrections(roll)
+        # Issue #17: missing water records for IRR-8's semesters, said before the review (not found after).
+        from assessments.rolls.water_check import water_records_warning
+
+        ctx["water_warning"] = water_records_warning(roll)
         certify_job = last_roll_job(roll, CERTIFY)
         if certify_job is not None:
             ctx.update(certify_job=certify_job, certify_state=progress.job_state(certify_job))
