@@ -40,7 +40,7 @@ def phone(browser):
     context.close()
 
 
-@pytest.mark.parametrize("width", [360, 1280])
+@pytest.mark.parametrize("width", [360, 800, 1280])
 def test_the_portal_fits_a_phone_and_passes_the_accessibility_check(live_server, browser, world, width):
     context = browser.new_context(locale="es-PR", viewport={"width": width, "height": 800})
     page = context.new_page()
@@ -66,6 +66,8 @@ def test_the_portal_fits_a_phone_and_passes_the_accessibility_check(live_server,
                 assert in_view_horizontally(page, f"a[data-notice='{world.notice_a.pk}']")
                 assert in_view_horizontally(page, "#my-notices td.num")
                 assert page.locator("nav[aria-label] a[aria-current='page']").inner_text() == "Mis avisos"
+            # The content takes the window's width: no empty column where a staff menu would be.
+            assert page.locator("main").bounding_box()["width"] >= min(width, 1280) * 0.9, (path, width)
             if name == "portal-home":
                 assert in_view_horizontally(page, "#accounts td.num")
                 assert in_view_horizontally(page, "#notice-language button[type=submit]")
