@@ -151,6 +151,10 @@ class RollDetailView(StaffRequiredMixin, TemplateView):
                    water_price_missing=not roll.is_irrigation and not _has_parameter("laj_water_sales", roll),
                    irr9=irr9.terms_for_roll(roll) if roll.is_irrigation else None)
         ctx["corrections"] = roll_corrections(roll)
+        # Issue #17: missing water records for IRR-8's semesters, said before the review (not found after).
+        from assessments.rolls.water_check import water_records_warning
+
+        ctx["water_warning"] = water_records_warning(roll)
         certify_job = last_roll_job(roll, CERTIFY)
         if certify_job is not None:
             ctx.update(certify_job=certify_job, certify_state=progress.job_state(certify_job),

@@ -28,6 +28,26 @@
     document.querySelectorAll("[data-select-on-click]").forEach(function (el) {
       el.addEventListener("click", function () { el.select(); });
     });
+    // Public pages on a phone (static/css/app.css, body.public): a table's rows stack, so each cell
+    // carries its column's heading in data-label for the CSS to show beside the value.
+    document.querySelectorAll("body.public table.data").forEach(function (table) {
+      var heads = Array.prototype.map.call(table.querySelectorAll("thead th"), function (th) { return th.textContent.trim(); });
+      if (!heads.length) { return; }
+      table.querySelectorAll("tbody tr").forEach(function (tr) {
+        Array.prototype.forEach.call(tr.children, function (td, i) {
+          if (heads[i] && !td.hasAttribute("colspan")) { td.setAttribute("data-label", heads[i]); }
+        });
+      });
+    });
+    // A staff card whose table is wider than the window scrolls inside itself (static/css/app.css):
+    // it takes the keyboard focus, so arrow keys scroll it, and is named by its heading.
+    document.querySelectorAll(".content .card").forEach(function (card) {
+      if (card.scrollWidth <= card.clientWidth + 1 || card.hasAttribute("tabindex")) { return; }
+      card.setAttribute("tabindex", "0");
+      card.setAttribute("role", "region");
+      var heading = card.querySelector("h2, h3");
+      card.setAttribute("aria-label", heading ? heading.textContent.trim() : document.title);
+    });
     // <button data-print>: print the page.
     document.querySelectorAll("[data-print]").forEach(function (el) {
       el.addEventListener("click", function () { window.print(); });
