@@ -1,8 +1,73 @@
-"""Small forms for core's pages (verification code, flag assignment)."""
+"""Form building blocks every app uses (amounts and dates the Puerto Rico way) and core's small forms."""
+from decimal import Decimal
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from core.money import AmbiguousNumber, parse_amount
 from core.selectors import assignable_users
+
+DATE_PLACEHOLDER = _("dd/mm/aaaa")
+
+
+class DateInput(forms.DateInput):
+    """A text box typed and shown dd/mm/aaaa in both languages.
+
+    Not `type="date"`: the browser would show its own locale's mm/dd/yyyy. The field also accepts
+    ISO yyyy-mm-dd (config/formats DATE_INPUT_FORMATS) for scripts and links.
+    """
+
+    input_type = "text"
+
+    def __init__(self, attrs=None, format=None):  # noqa: A002 - Django's argument name
+        base = {"placeholder": DATE_PLACEHOLDER, "inputmode": "numeric", "autocomplete": "off",
+                "size": "10", "maxlength": "10", "class": "input-date"}
+        super().__init__(attrs={**base, **(attrs or {})}, format=format or "%d/%m/%Y")
+
+
+class AmountInput(forms.TextInput):
+    """Amounts in a text box: a number box would refuse "1,234.56" and show the browser's locale."""
+
+    def __init__(self, attrs=None):
+        super().__init__(attrs={"inputmode": "decimal", "autocomplete": "off", **(attrs or {})})
+
+    def format_value(self, value):
+        if isinstance(value, Decimal):
+            return f"{value:f}"
+        return super().format_value(value)
+
+
+class AmountField(forms.DecimalField):
+    """Every amount or figure typed in a form: "1,234.56" and "1234.56" mean the same.
+
+    A comma that does not group thousands ("500,00") is refused with the reason, next to the field,
+    instead of being guessed; so is anything that is not a number ("abc").
+    """
+
+    widget = AmountInput
+    default_error_messages = {
+        "invalid": _("«%(value)s» no es un número. Escriba, por ejemplo, 1,234.56 o 1234.56."),
+        "ambiguous": _("«%(value)s» es ambiguo: use punto para los centavos y coma solo para los miles "
+                       "(por ejemplo, 1,234.56 o 500.00)."),
+    }
+
+    def to_python(self, value):
+        if value in self.empty_values:
+            return None
+        if isinstance(value, Decimal):
+            return value
+        try:
+            return parse_amount(value)
+        except AmbiguousNumber:
+            raise forms.ValidationError(self.error_messages["ambiguous"], code="ambiguous",
+                                        params={"value": str(value).strip()}) from None
+        except (ValueError, TypeError):
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid",
+                                        params={"value": str(value).strip()}) from None
+
+    def widget_attrs(self, widget):
+        # DecimalField would add step/min/max for a number box; a text box takes none of them.
+        return forms.Field.widget_attrs(self, widget)
 
 
 class VerifyForm(forms.Form):

@@ -1,9 +1,18 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from core.forms import DateInput
 from districts.models import District, Membership, Office, Ownership, Parcel, Party, WaterDelivery
+from districts.reference import normalize_cadastre
 
-DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+DATE = DateInput()
+
+
+class CadastreField(forms.CharField):
+    """Typed without dashes (37100111134) is accepted and kept as the register writes it (371-001-111-34)."""
+
+    def to_python(self, value):
+        return normalize_cadastre(super().to_python(value))
 
 
 class PartyForm(forms.ModelForm):
@@ -27,6 +36,7 @@ class ParcelForm(forms.ModelForm):
         model = Parcel
         fields = ["cadastre", "municipality", "barrio", "location", "area_value", "area_unit", "assessed_value",
                   "use_class", "frontage_m", "is_public_land"]
+        field_classes = {"cadastre": CadastreField}
 
 
 class OwnershipForm(forms.ModelForm):

@@ -6,11 +6,12 @@ from datetime import date
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from core.forms import AmountField, DateInput
 from districts.models import Office, Party
 from franchises import rules
 from franchises.models import Application, Franchise, HolderType, Proceeding, TariffClass, UsageReport
 
-DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+DATE = DateInput()
 TEXT = forms.Textarea(attrs={"rows": 3})
 
 
@@ -167,7 +168,7 @@ class ApplicationDecideForm(forms.Form):
     grant = forms.TypedChoiceField(label=_("Determinación"), widget=forms.RadioSelect, coerce=lambda v: v == "GRANT",
                                    choices=[("GRANT", _("Conceder")), ("DENY", _("Denegar"))])
     determination = forms.CharField(label=_("Fundamentos"), widget=TEXT, required=False)
-    outstanding_debt = forms.DecimalField(
+    outstanding_debt = AmountField(
         label=_("Deuda por uso de agua verificada ($)"), max_digits=14, decimal_places=2, min_value=0, required=False,
         help_text=_("FRA-7: verifique la cuenta de la franquicia; escriba 0.00 si no hay deuda."))
     new_number = forms.CharField(label=_("Número de la franquicia nueva"), required=False, max_length=40,

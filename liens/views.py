@@ -16,6 +16,7 @@ from core import roles
 from core.mixins import StaffRequiredMixin, WriterRequiredMixin
 from core.rule_parameters import ParameterNotFound
 from districts.models import Parcel
+from districts.reference import normalize_cadastre
 from districts.selectors import parcel_search
 from liens import forms, selectors, services
 from liens.models import Lien, LienRuling
@@ -73,7 +74,7 @@ class QueueView(StaffRequiredMixin, TemplateView):
     def get(self, request, *args, **kwargs):
         q = request.GET.get("q", "").strip()
         if q:
-            exact = Parcel.objects.filter(cadastre=q).first()
+            exact = Parcel.objects.filter(cadastre=normalize_cadastre(q)).first()
             if exact is not None:
                 return redirect(ladder_url(exact))
         return super().get(request, *args, **kwargs)
