@@ -10,6 +10,22 @@ from core.selectors import assignable_users
 DATE_PLACEHOLDER = _("dd/mm/aaaa")
 
 
+def parse_date_input(text: str | None):
+    """A date typed in a plain box outside a Django form: dd/mm/aaaa, or ISO yyyy-mm-dd (links, scripts).
+
+    Raises ValueError for anything else; callers decide the default.
+    """
+    from datetime import datetime
+
+    value = (text or "").strip()
+    for fmt in ("%d/%m/%Y", "%Y-%m-%d"):
+        try:
+            return datetime.strptime(value, fmt).date()
+        except ValueError:
+            continue
+    raise ValueError(f"not a date: {text!r}")
+
+
 class DateInput(forms.DateInput):
     """A text box typed and shown dd/mm/aaaa in both languages.
 

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _t
 from django.views.generic import FormView, TemplateView, View
 
 from core import roles
+from core.forms import parse_date_input
 from core.mixins import StaffRequiredMixin, WriterRequiredMixin
 from core.rule_parameters import ParameterNotFound
 from districts.models import Parcel
@@ -33,7 +34,7 @@ def add_errors(form, exc: ValidationError) -> None:
 
 def _parse_date(value: str | None) -> date | None:
     try:
-        return date.fromisoformat(value) if value else None
+        return parse_date_input(value) if value else None   # dd/mm/aaaa as typed, or ISO from a link
     except ValueError:
         return None
 

@@ -19,6 +19,7 @@ from assessments.ledger.batches import batch_differences, batch_recorded
 from assessments.ledger.receipts import payoff_certificate_issue, receipt_document, receipt_issue
 from assessments.models import Account, Adjustment, BankFile, CashierBatch, Installment, Payment
 from core import roles
+from core.forms import parse_date_input
 from core.mixins import StaffRequiredMixin
 
 
@@ -44,7 +45,7 @@ def _errors(request, exc: ValidationError) -> None:
 
 def _parse_date(raw: str | None, default: date) -> date:
     try:
-        return date.fromisoformat(raw) if raw else default
+        return parse_date_input(raw) if raw else default   # dd/mm/aaaa as typed, or ISO from a link
     except ValueError:
         return default
 
