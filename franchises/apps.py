@@ -11,4 +11,4 @@ class FranchisesConfig(AppConfig):
         from franchises.models import Exemption, TariffClass, Use
 
         # Pages that hold only the code (billing reports, JSON breakdowns) show these words instead.
-        register_words(TariffClass, Exemption, Use)
+        register_words(Use, Exemption, TariffClass)  # a tariff class wins where a use has the same code

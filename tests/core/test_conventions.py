@@ -133,3 +133,55 @@ def test_notices_cite_statutes_by_name():
     with translation.override("en"):
         assert str(SHORT_CITATIONS["FRA-1"]).startswith("Puerto Rico Water Regulation, section 8.13")
 
+
+
+def test_no_model_in_the_admin_keeps_an_english_default_name():
+    from django.apps import apps
+    from django.contrib import admin
+
+    ours = {"core", "districts", "liens", "franchises", "assessments", "rolls", "notices", "franchise_billing",
+            "improvement_billing"}
+    unnamed = [m._meta.label for m in apps.get_models() if admin.site.is_registered(m)
+               and m._meta.app_label in ours and "verbose_name" not in m._meta.original_attrs
+               and not m._meta.model_name.startswith("historical")]
+    assert unnamed == []
+
+
+@pytest.mark.parametrize("code, words", [
+    ("annual", "anual"), ("schedule", "escala por acre"), ("WATER_BELOW_MINIMUM", "agua por debajo del mínimo (IRR-8)"),
+    ("DOMESTIC", "Doméstico (8.13 c.1)"), ("ACQUIRED_RIGHT", "Derecho adquirido bajo legislación anterior"),
+    ("LAJ-7", "LAJ-7"), ("", ""),
+])
+def test_codes_become_words(code, words):
+    out = Template("{% load fmt %}{{ code|word }}").render(Context({"code": code}))
+    assert out == words
+
+
+def test_codes_become_english_words_through_the_catalogue():
+    with translation.override("en"):
+        assert Template("{% load fmt %}{{ c|word }}").render(Context({"c": "WATER_BELOW_MINIMUM"})) == (
+            "water below the minimum (IRR-8)")
+
+
+def test_dmy_writes_engine_dates_dd_mm_aaaa():
+    out = Template("{% load fmt %}{{ a|dmy }} {{ b|dmy }}").render(Context({"a": "2026-07-01", "b": date(2027, 1, 1)}))
+    assert out == "01/07/2026 01/01/2027"
+
+
+def test_a_notice_sorted_by_holder_shows_the_holders_name_not_the_key():
+    from assessments.notices.models import Notice
+
+    notice = Notice(sort_key="~hotel playa azul", addressees=[{"name": "Hotel Playa Azul"}])
+    assert notice.sort_label == "Hotel Playa Azul"
+    assert Notice(sort_key="371-045-123-07", addressees=[]).sort_label == "371-045-123-07"
+
+
+def test_lien_conflict_reasons_keep_their_spaces():
+    from types import SimpleNamespace as NS
+
+    from django.template.loader import render_to_string
+
+    lien = NS(pk=1, get_kind_display="Cargo SID")
+    ranking = NS(blocked=True, cycles=[], conflicts=[NS(a=NS(lien=lien), b=NS(lien=lien), rules=["SID-4", "IRR-10"])])
+    html = render_to_string("liens/_blocked.html", {"ranking": ranking})
+    assert 'SID-4</span> <span class="badge badge-bad rule">IRR-10' in html
