@@ -8,6 +8,7 @@ from core.money import AmbiguousNumber, parse_amount
 from core.selectors import assignable_users
 
 DATE_PLACEHOLDER = _("dd/mm/aaaa")
+DATETIME_PLACEHOLDER = _("dd/mm/aaaa hh:mm")
 
 
 def parse_date_input(text: str | None):
@@ -39,6 +40,16 @@ class DateInput(forms.DateInput):
         base = {"placeholder": DATE_PLACEHOLDER, "inputmode": "numeric", "autocomplete": "off",
                 "size": "10", "maxlength": "10", "class": "input-date"}
         super().__init__(attrs={**base, **(attrs or {})}, format=format or "%d/%m/%Y")
+
+
+class DateTimeInput(forms.DateTimeInput):
+    """A text box for a date and hour, dd/mm/aaaa hh:mm (not the browser's own datetime picker)."""
+
+    input_type = "text"
+
+    def __init__(self, attrs=None, format=None):  # noqa: A002 - Django's argument name
+        base = {"placeholder": DATETIME_PLACEHOLDER, "autocomplete": "off", "size": "16", "maxlength": "16"}
+        super().__init__(attrs={**base, **(attrs or {})}, format=format or "%d/%m/%Y %H:%M")
 
 
 class AmountInput(forms.TextInput):

@@ -17,6 +17,8 @@ WORDS = {
     "FREE_PERIOD": _("período libre de doce meses (IRR-4)"),
     "WATER_BELOW_MINIMUM": _("agua por debajo del mínimo (IRR-8)"),
     "NOT_YET_LIABLE": _("aún sin doce meses de agua (LAJ-5)"),
+    # Where a lien came from (liens.Lien.origin_type)
+    "assessments.receivable": _("cargo registrado en cobros"),
 }
 
 

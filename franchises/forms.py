@@ -6,7 +6,7 @@ from datetime import date
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from core.forms import AmountField, DateInput
+from core.forms import AmountField, DateInput, DateTimeInput
 from districts.models import Office, Party
 from franchises import rules
 from franchises.models import Application, Franchise, HolderType, Proceeding, TariffClass, UsageReport
@@ -211,8 +211,7 @@ class HearingRequestForm(forms.Form):
 
 class HearingUpdateForm(forms.Form):
     scheduled_for = forms.DateTimeField(label=_("Señalada para"), required=False,
-                                        widget=forms.DateTimeInput(attrs={"type": "datetime-local"},
-                                                                   format="%Y-%m-%dT%H:%M"))
+                                        widget=DateTimeInput())
     held_on = forms.DateField(label=_("Celebrada el"), widget=DATE, required=False)
     summary = forms.CharField(label=_("Resumen"), widget=TEXT, required=False)
 
