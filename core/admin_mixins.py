@@ -113,3 +113,30 @@ def name_history_models() -> None:
             base = model.instance_type._meta
             model._meta.verbose_name = format_lazy(_("historial de {}"), base.verbose_name)
             model._meta.verbose_name_plural = format_lazy(_("historial de {}"), base.verbose_name_plural)
+
+
+def name_third_party_models() -> None:
+    """Axes and celery-results ship no Spanish: their admin sections said "Access attempts", "Task results".
+    Runtime labels only (as for history rows), so no migration follows."""
+    from django.utils.translation import gettext_lazy as _
+
+    names = {
+        "axes.AccessAttempt": (_("intento de acceso fallido"), _("intentos de acceso fallidos")),
+        "axes.AccessFailureLog": (_("acceso fallido"), _("accesos fallidos")),
+        "axes.AccessLog": (_("registro de acceso"), _("registros de acceso")),
+        "django_celery_results.TaskResult": (_("resultado de tarea"), _("resultados de tareas")),
+        "django_celery_results.GroupResult": (_("resultado de grupo de tareas"), _("resultados de grupos de tareas")),
+    }
+    sections = {"axes": _("Inicios de sesión bloqueados"), "django_celery_results": _("Resultados de tareas")}
+    for label, (singular, plural) in names.items():
+        try:
+            model = apps.get_model(label)
+        except LookupError:
+            continue
+        model._meta.verbose_name, model._meta.verbose_name_plural = singular, plural
+    for app_label, name in sections.items():
+        try:
+            apps.get_app_config(app_label).verbose_name = name
+        except LookupError:
+            continue
+

@@ -97,6 +97,31 @@ class AmountField(forms.DecimalField):
         return forms.Field.widget_attrs(self, widget)
 
 
+def pr_formfield(db_field, **kwargs):
+    """Model fields as the Puerto Rico forms want them: decimals through AmountField, dates dd/mm/aaaa."""
+    from django.db import models
+
+    if isinstance(db_field, models.DecimalField):
+        kwargs.setdefault("form_class", AmountField)
+    elif isinstance(db_field, models.DateField) and not isinstance(db_field, models.DateTimeField):
+        kwargs.setdefault("widget", DateInput)
+    return db_field.formfield(**kwargs)
+
+
+class PRModelForm(forms.ModelForm):
+    """Base of the app's model forms: amounts and dates typed the Puerto Rico way (pr_formfield).
+
+    Django reads `formfield_callback` from each form's own Meta, which a subclass does not inherit,
+    so it is set on every subclass's Meta here.
+    """
+
+    def __init_subclass__(cls, **kwargs):
+        meta = getattr(cls, "Meta", None)
+        if meta is not None and not hasattr(meta, "formfield_callback"):
+            meta.formfield_callback = staticmethod(pr_formfield)
+        super().__init_subclass__(**kwargs)
+
+
 class VerifyForm(forms.Form):
     code = forms.CharField(label=_("Código de verificación"), max_length=30,
                            widget=forms.TextInput(attrs={"placeholder": "XXXX-XXXX-XXXX", "autocomplete": "off",

@@ -6,7 +6,7 @@ from datetime import date
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from core.forms import AmountField, DateInput, DateTimeInput
+from core.forms import AmountField, DateInput, DateTimeInput, PRModelForm
 from districts.models import Office, Party
 from franchises import rules
 from franchises.models import Application, Franchise, HolderType, Proceeding, TariffClass, UsageReport
@@ -27,7 +27,7 @@ class FranchiseSearchForm(forms.Form):
                                choices=[("", _("Todos los estados"))] + list(Franchise.Status.choices))
 
 
-class FranchiseForm(forms.ModelForm):
+class FranchiseForm(PRModelForm):
     class Meta:
         model = Franchise
         fields = ["number", "holder", "holder_type", "property_parcel", "property_owner", "source", "use",
@@ -69,7 +69,7 @@ class MeterReadingForm(forms.Form):
             raise forms.ValidationError(_("Indique el mes como AAAA-MM.")) from None
 
 
-class UsageReportForm(forms.ModelForm):
+class UsageReportForm(PRModelForm):
     class Meta:
         model = UsageReport
         fields = ["period_start", "period_end", "gallons_used", "received_on", "nonuse_justified", "justification"]
@@ -216,7 +216,7 @@ class HearingUpdateForm(forms.Form):
     summary = forms.CharField(label=_("Resumen"), widget=TEXT, required=False)
 
 
-class ProceedingForm(forms.ModelForm):
+class ProceedingForm(PRModelForm):
     class Meta:
         model = Proceeding
         fields = ["cause", "opened_on", "detail", "cease_and_desist"]

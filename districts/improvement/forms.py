@@ -7,7 +7,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from core.forms import AmountField, DateInput
+from core.forms import AmountField, DateInput, PRModelForm
 from core.uploads import bounded_file_field
 from districts.improvement import rules
 from districts.improvement.models import SidResolution, TidAccountEntry, TidFactorFinding, TidOrdinance
@@ -48,7 +48,7 @@ class Sid1RefusalMixin:
         return data
 
 
-class SidResolutionForm(Sid1RefusalMixin, forms.ModelForm):
+class SidResolutionForm(Sid1RefusalMixin, PRModelForm):
     due_dates = MonthDaysField(label=_("Fechas de vencimiento (MM-DD)"),
                                help_text=_("Fechas de pago que fija la resolución, p. ej. «07-01, 01-01» (SID-1)."))
 

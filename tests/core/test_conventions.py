@@ -185,3 +185,15 @@ def test_lien_conflict_reasons_keep_their_spaces():
     ranking = NS(blocked=True, cycles=[], conflicts=[NS(a=NS(lien=lien), b=NS(lien=lien), rules=["SID-4", "IRR-10"])])
     html = render_to_string("liens/_blocked.html", {"ranking": ranking})
     assert 'SID-4</span> <span class="badge badge-bad rule">IRR-10' in html
+
+
+def test_model_forms_take_amounts_and_dates_the_puerto_rico_way(db):
+    from districts.forms import OwnershipForm, ParcelForm
+
+    form = ParcelForm(data={"assessed_value": "18,500.00", "area_value": "500,5"})
+    form.is_valid()
+    assert "assessed_value" not in form.errors
+    assert form.cleaned_data["assessed_value"] == Decimal("18500.00")
+    assert "es ambiguo" in form.errors["area_value"][0]
+    html = str(OwnershipForm()["start_date"])
+    assert 'placeholder="dd/mm/aaaa"' in html and 'type="text"' in html
