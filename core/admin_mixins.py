@@ -99,6 +99,16 @@ def install_admin_number_display() -> None:
 
     display_for_field.pr_numbers = True
     utils.display_for_field = helpers.display_for_field = admin_list.display_for_field = display_for_field
+    # The admin's edit forms take amounts as the app's forms do ("1,234.56"; "500,00" refused with the reason).
+    from django.contrib.admin import options
+    from django.db import models
+
+    from core.forms import AmountField
+
+    options.FORMFIELD_FOR_DBFIELD_DEFAULTS.setdefault(models.DecimalField, {"form_class": AmountField})
+    # Admins registered before core's ready() already copied those defaults: give them the field too.
+    for model_admin in admin.site._registry.values():
+        model_admin.formfield_overrides.setdefault(models.DecimalField, {"form_class": AmountField})
 
 
 def name_history_models() -> None:

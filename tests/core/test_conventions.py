@@ -197,3 +197,16 @@ def test_model_forms_take_amounts_and_dates_the_puerto_rico_way(db):
     assert "es ambiguo" in form.errors["area_value"][0]
     html = str(OwnershipForm()["start_date"])
     assert 'placeholder="dd/mm/aaaa"' in html and 'type="text"' in html
+
+
+def test_admin_edit_forms_take_amounts_the_puerto_rico_way(rf, admin_user):
+    from django.contrib import admin
+
+    from core.forms import AmountField
+    from liens.models import Lien
+
+    model_admin = admin.site._registry[Lien]
+    request = rf.get("/admin/liens/lien/add/")
+    request.user = admin_user
+    form_class = model_admin.get_form(request)
+    assert isinstance(form_class.base_fields["amount"], AmountField)
