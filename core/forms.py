@@ -42,6 +42,17 @@ class DateInput(forms.DateInput):
         super().__init__(attrs={**base, **(attrs or {})}, format=format or "%d/%m/%Y")
 
 
+def date_refusal(text: str | None):
+    """Why a date typed in a plain box is refused (to show next to it), or None when it reads."""
+    if not (text or "").strip():
+        return None
+    try:
+        parse_date_input(text)
+    except ValueError:
+        return _("«%(value)s» no es una fecha: escriba dd/mm/aaaa, por ejemplo 06/12/2026.") % {"value": text.strip()}
+    return None
+
+
 class DateTimeInput(forms.DateTimeInput):
     """A text box for a date and hour, dd/mm/aaaa hh:mm (not the browser's own datetime picker)."""
 
