@@ -8,6 +8,7 @@ from django.db.models import Q, QuerySet, Sum
 from assessments.models import Account, Adjustment, BankFile, CashierBatch, LedgerEntry, Payment, Receivable
 from core.money import sum_cents
 from core.text import fold
+from districts.reference import normalize_cadastre
 
 
 def account_search(query: str) -> QuerySet[Account]:
@@ -18,7 +19,9 @@ def account_search(query: str) -> QuerySet[Account]:
         return qs.none()
     folded = fold(query)
     by_ref = Receivable.objects.filter(payment_reference=query).values("account_id")
-    terms = Q(pk__in=by_ref) | Q(parcel__cadastre__startswith=query)
+    # A cadastre typed without dashes ("37100111134") is looked up as the register writes it.
+    terms = (Q(pk__in=by_ref) | Q(parcel__cadastre__startswith=query)
+             | Q(parcel__cadastre__startswith=normalize_cadastre(query)))
     for word in folded.split():
         terms |= Q(party__search_text__contains=word)
     owner_hits = Q()

@@ -19,6 +19,7 @@ from assessments.ledger.batches import batch_differences, batch_recorded
 from assessments.ledger.receipts import payoff_certificate_issue, receipt_document, receipt_issue
 from assessments.models import Account, Adjustment, BankFile, CashierBatch, Installment, Payment
 from core import roles
+from core.forms import date_refusal, parse_date_input
 from core.mixins import StaffRequiredMixin
 
 
@@ -44,7 +45,7 @@ def _errors(request, exc: ValidationError) -> None:
 
 def _parse_date(raw: str | None, default: date) -> date:
     try:
-        return date.fromisoformat(raw) if raw else default
+        return parse_date_input(raw) if raw else default   # dd/mm/aaaa as typed, or ISO from a link
     except ValueError:
         return default
 
@@ -86,6 +87,7 @@ class AccountView(LedgerRoleMixin, TemplateView):
             raise Http404 from exc
         today = timezone.localdate()
         as_of = _parse_date(self.request.GET.get("as_of"), today)
+        ctx["as_of_error"] = date_refusal(self.request.GET.get("as_of"))   # shown next to the box; today is used
         st = services.statement(account=account, as_of=as_of)
         running, entry_rows = 0, []
         for e in st.entries:

@@ -150,6 +150,12 @@ LANGUAGES = [("es", _("Español")), ("en", _("English"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
 TIME_ZONE = "America/Puerto_Rico"
+# Puerto Rico conventions in both languages (config/formats): 1,234.56 and dd/mm/yyyy. Django's `es` would
+# give Spain's 1.234,56 (the admin showed "19160,01").
+FORMAT_MODULE_PATH = ["config.formats"]
+# Not on: it would also group years and record numbers ("2,026"). Amounts get their commas from the
+# `usd`/`num` filters (core/templatetags/fmt.py) and the admin's money columns (core/admin_mixins.py).
+USE_THOUSAND_SEPARATOR = False
 USE_TZ = True
 
 STATIC_URL = "static/"

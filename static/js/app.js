@@ -48,6 +48,22 @@
       var heading = card.querySelector("h2, h3");
       card.setAttribute("aria-label", heading ? heading.textContent.trim() : document.title);
     });
+    // <a data-carry-fields href="/other/?x=1">: follow the link carrying what was typed in its form's
+    // fields (not the CSRF token, not files): "Simular antes" opens the what-if page with the figures.
+    document.querySelectorAll("a[data-carry-fields]").forEach(function (link) {
+      link.addEventListener("click", function (ev) {
+        var form = link.closest("form");
+        if (!form) { return; }
+        var url = new URL(link.href, window.location.href);
+        Array.prototype.forEach.call(form.elements, function (field) {
+          if (!field.name || field.disabled || field.type === "file" || field.name === "csrfmiddlewaretoken") { return; }
+          if ((field.type === "checkbox" || field.type === "radio") && !field.checked) { return; }
+          url.searchParams.set(field.name, field.value);
+        });
+        ev.preventDefault();
+        window.location.href = url.toString();
+      });
+    });
     // <button data-print>: print the page.
     document.querySelectorAll("[data-print]").forEach(function (el) {
       el.addEventListener("click", function () { window.print(); });
