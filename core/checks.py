@@ -34,7 +34,9 @@ def second_factor_enforced(app_configs, **kwargs):
         errors.append(Error("OTP_REQUIRED is off: administrators and the roles that move money would sign in "
                             "with a password alone.", hint="Remove OTP_REQUIRED from the settings (production "
                             "forces it on).", id="core.E010"))
-    if "core.otp.SecondFactorMiddleware" not in settings.MIDDLEWARE:
-        errors.append(Error("core.otp.SecondFactorMiddleware is missing from MIDDLEWARE: nothing would ask for "
-                            "the second factor.", id="core.E011"))
+    needed = ["django_otp.middleware.OTPMiddleware", "core.otp.SecondFactorMiddleware"]
+    if [m for m in settings.MIDDLEWARE if m in needed] != needed:
+        errors.append(Error("MIDDLEWARE needs django_otp.middleware.OTPMiddleware followed by "
+                            "core.otp.SecondFactorMiddleware: nothing would ask for the second factor.",
+                            id="core.E011"))
     return errors

@@ -128,8 +128,7 @@ def _throttled_message(device) -> str:
     from django.utils import timezone
 
     seconds = max(1, int((info["locked_until"] - timezone.now()).total_seconds()) + 1)
-    return _("Tras %(n)s códigos incorrectos, espere %(s)s segundos antes de intentarlo de nuevo.") % {
-        "n": info.get("failure_count", 0), "s": seconds}
+    return _("Demasiados códigos incorrectos seguidos: espere %(s)s s antes de intentarlo de nuevo.") % {"s": seconds}
 
 
 def verify(request, code: str):
@@ -234,3 +233,34 @@ def qr_data_uri(device: TOTPDevice) -> str:
     import segno
 
     return segno.make(device.config_url, error="m").svg_data_uri(scale=4, border=2)
+
+
+# --- the demo (`make run`) ---------------------------------------------------------------------------------
+
+DEMO_NAME = "demo"
+
+
+def demo_devices(users) -> TOTPDevice | None:
+    """One authenticator secret for every demo account that must give the second factor (seed_demo prints it, so
+    a person adds one entry to their app and enters any of them). An account that already has a device keeps it;
+    the secret of an earlier run is reused. Only seed_demo (which refuses production) and `make prod-smoke` call
+    it."""
+    needing = [u for u in users if required_by_role(u)]
+    if not needing:
+        return None
+    existing = TOTPDevice.objects.filter(user__in=needing, name=DEMO_NAME, confirmed=True).order_by("pk").first()
+    key = existing.key if existing else TOTPDevice._meta.get_field("key").default()
+    for user in needing:
+        if not TOTPDevice.objects.filter(user=user, confirmed=True).exists():
+            TOTPDevice.objects.create(user=user, name=DEMO_NAME, key=key, confirmed=True)
+    return TOTPDevice.objects.filter(user__in=needing, name=DEMO_NAME, confirmed=True).order_by("pk").first()
+
+
+def demo_uri(device: TOTPDevice) -> str:
+    """The otpauth URI of the shared demo secret, labelled for the demo rather than one account."""
+    from urllib.parse import quote
+
+    secret = secret_base32(device).replace(" ", "")
+    issuer = settings.OTP_TOTP_ISSUER
+    return (f"otpauth://totp/{quote(issuer + ':demo')}?secret={secret}&algorithm=SHA1&digits=6&period=30"
+            f"&issuer={quote(issuer)}")

@@ -324,3 +324,33 @@ def test_the_code_matches_what_an_app_computes_from_the_otpauth_uri(staff_user):
     secret = otp.secret_base32(device).replace(" ", "")
     assert f"secret={secret}" in device.config_url
     assert TOTP(b32decode(secret)).token() == TOTP(device.bin_key).token()
+
+
+# --- the demo ---------------------------------------------------------------------------------------------
+
+def test_make_run_prints_the_demo_secret_and_it_lets_the_demo_staff_in(monkeypatch, client):
+    from base64 import b32decode
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    monkeypatch.setenv("DEMO_PASSWORD", "Clave-Demo-2026")
+    out = StringIO()
+    call_command("seed_demo", "--parcels", "20", stdout=out)
+    printed = out.getvalue()
+    match = __import__("re").search(r"las cuentas admin, staff, cashier, approver, legal: .* clave ([A-Z2-7 ]+) "
+                                    r"\(o el URI (otpauth://\S+)\)", printed)
+    assert match, printed
+    secret = match[1].replace(" ", "")
+    assert f"secret={secret}" in match[2]
+    assert not TOTPDevice.objects.filter(user__username__in=["owner", "auditor"]).exists()
+    client.post("/cuentas/login/", {"username": "cashier", "password": "Clave-Demo-2026"})
+    assert client.get("/")["Location"].startswith(VERIFY)  # the demo enforces it too
+    code = f"{TOTP(b32decode(secret)).token():06d}"
+    assert client.post(VERIFY, {"code": code}).status_code == 302
+    assert client.get("/").status_code == 200
+    # A second run keeps the secret and prints it again.
+    again = StringIO()
+    call_command("seed_demo", "--parcels", "20", stdout=again)
+    assert otp.secret_base32(TOTPDevice.objects.get(user__username="admin")) in again.getvalue()
+    assert TOTPDevice.objects.filter(user__username="admin").count() == 1
