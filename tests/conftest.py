@@ -157,6 +157,18 @@ def sign_in(page, base_url: str, username: str, password: str = "pw-Test-12345")
             page.click("form.otp-form button[type=submit]")
 
 
+def second_step(page, base_url: str, username: str, next_url: str = "/") -> None:
+    """After a password-only sign-in elsewhere (the admin's login form): give the second factor with the
+    fixtures' authenticator, then land on `next_url`."""
+    from django.contrib.auth.models import User
+
+    device = totp_device(User.objects.get(username=username))
+    page.goto(f"{base_url}/cuentas/segundo-factor/?next={next_url}")
+    page.fill("#id_code", totp_code(device))
+    with page.expect_navigation():
+        page.click("form.otp-form button[type=submit]")
+
+
 def verify_session(client, user) -> None:
     """Mark `client`'s session as having given the second factor with `user`'s test authenticator (what
     django_otp.login does after a right code)."""

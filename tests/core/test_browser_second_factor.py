@@ -23,6 +23,8 @@ def _password(page, base_url, username):
 
 def test_enrolment_then_verification(live_server, page, cashier_user, postgres_only):
     base = live_server.url
+    violations = []
+    page.on("console", lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None)
     _password(page, base, cashier_user.username)
     page.wait_for_url(re.compile(r".*/cuentas/segundo-factor/activar/.*"))
     assert page.locator("h1").inner_text() == "Active el segundo factor"
@@ -66,6 +68,7 @@ def test_enrolment_then_verification(live_server, page, cashier_user, postgres_o
     with page.expect_navigation():
         page.click("form.otp-form button[type=submit]")
     assert page.url == f"{base}/"
+    assert not violations, violations  # the QR (a data: image) and the pages stay within the CSP
 
 
 def test_sign_in_completes_the_second_step_for_browser_tests(live_server, page, approver_user, postgres_only):
