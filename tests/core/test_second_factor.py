@@ -139,11 +139,19 @@ def test_a_code_cannot_be_used_twice(client, staff_user):
 
 
 def test_the_device_slows_down_after_failures_even_for_the_right_code(client, staff_user):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
     device = totp_device(staff_user)
     _password_only(client, staff_user.username)
-    for _ in range(5):
-        client.post(VERIFY, {"code": _wrong_code(device)})
-    # Five failures: the device waits 16 seconds (django-otp) whatever the address; the right code is refused.
+    for _ in range(8):
+        # Each guess counted (a guess during the pause is refused uncounted): as if spread over an hour.
+        TOTPDevice.objects.filter(pk=device.pk).update(
+            throttling_failure_timestamp=timezone.now() - timedelta(hours=1))
+        assert client.post(VERIFY, {"code": _wrong_code(device)}).status_code == 400
+    assert TOTPDevice.objects.get(pk=device.pk).throttling_failure_count == 8
+    # Eight failures: the device now waits 128 seconds (django-otp) whatever the address; the right code is refused.
     response = client.post(VERIFY, {"code": totp_code(device)})
     assert response.status_code == 400 and "espere" in response.content.decode()
     _staff_pages_refused(client)
