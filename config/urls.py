@@ -4,6 +4,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from assessments.api.compute import ComputeView
+from core import otp_views
 from core.health_views import healthz, readyz
 from core.views import HomeView
 
@@ -26,6 +27,10 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("readyz", readyz, name="readyz"),
     path("", HomeView.as_view(), name="home"),
+    # The second step of signing in (core/otp.py); the middleware lets an unverified session reach only these.
+    path("cuentas/segundo-factor/", otp_views.VerifyView.as_view(), name="otp_verify"),
+    path("cuentas/segundo-factor/activar/", otp_views.EnrolView.as_view(), name="otp_enrol"),
+    path("cuentas/segundo-factor/codigos/", otp_views.RecoveryCodesView.as_view(), name="otp_recovery_codes"),
     path("cuentas/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

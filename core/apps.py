@@ -10,6 +10,7 @@ class CoreConfig(AppConfig):
         from core import (
             celery_signals,  # noqa: F401  (request id into tasks, worker heartbeat, worker logging)
             checks,  # noqa: F401  (registers the system-library checks)
+            otp,  # noqa: F401  (notes at sign-in an owner who enabled the second factor)
             sessions,  # noqa: F401  (marks each sign-in's start for the 12-hour limit)
         )
         from core.admin_mixins import install_admin_number_display, name_history_models, name_third_party_models

@@ -22,3 +22,21 @@ def weasyprint_libraries(app_configs, **kwargs):
             return [Warning("No font is installed: PDF documents would render without text.", hint=HINT,
                             id="core.W001")]
     return []
+
+
+@register(deploy=True)
+def second_factor_enforced(app_configs, **kwargs):
+    """`check --deploy`: a deployment never runs without the second factor or without its enforcement point."""
+    from django.conf import settings
+
+    errors = []
+    if not getattr(settings, "OTP_REQUIRED", False):
+        errors.append(Error("OTP_REQUIRED is off: administrators and the roles that move money would sign in "
+                            "with a password alone.", hint="Remove OTP_REQUIRED from the settings (production "
+                            "forces it on).", id="core.E010"))
+    needed = ["django_otp.middleware.OTPMiddleware", "core.otp.SecondFactorMiddleware"]
+    if [m for m in settings.MIDDLEWARE if m in needed] != needed:
+        errors.append(Error("MIDDLEWARE needs django_otp.middleware.OTPMiddleware followed by "
+                            "core.otp.SecondFactorMiddleware: nothing would ask for the second factor.",
+                            id="core.E011"))
+    return errors

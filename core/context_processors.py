@@ -33,6 +33,11 @@ def navigation(request):
     user = getattr(request, "user", None)
     if not roles.is_staff_member(user):
         return {"is_staff_member": False}
+    if hasattr(user, "is_verified") and hasattr(request, "session"):
+        from core import otp
+
+        if otp.needs_verification(request):  # signed in with the password only: no menu of pages it cannot reach
+            return {"is_staff_member": False}
     items = []
     for key, label, url_name in STAFF_NAV:
         try:

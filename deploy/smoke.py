@@ -9,7 +9,7 @@ as the application's role, which owns nothing (checked: TRUNCATE, ALTER, DROP re
 sync_schedules, collectstatic and a small demo register with production settings; then gunicorn
 (deploy/gunicorn.conf.py), two Celery workers (rolls,default,deadlines and notices) and beat, all
 with config.settings.production and that environment. Over HTTP, as nginx would forward it
-(X-Forwarded-Proto: https): /healthz and /readyz, staff signs in through the login form, generates
+(X-Forwarded-Proto: https): /healthz and /readyz, staff signs in through the login form and the second factor, generates
 and certifies a roll (jobs on the rolls worker), issues its notices (notices worker), and the owner
 downloads a notice PDF from the portal.
 
@@ -320,7 +320,7 @@ class Client:
     def post(self, path: str, data: dict, **kw) -> Response:
         return self.request("POST", path, form={"csrfmiddlewaretoken": self.csrf_token(), **data}, **kw)
 
-    def sign_in(self, username: str, password: str) -> None:
+    def sign_in(self, username: str, password: str, totp_key: str = "") -> None:
         page = self.get("/cuentas/login/")
         match = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text)
         if page.status != 200 or not match:
@@ -329,6 +329,21 @@ class Client:
             "csrfmiddlewaretoken": match.group(1), "username": username, "password": password}, follow=False)
         if answer.status != 302 or "sessionid" not in self.cookies:
             raise SmokeFailure(f"signing in as {username} answered {answer.status} (no session)", ("web",))
+        # The second factor (core/otp.py): production asks staff for it; a password alone reaches nothing.
+        home = self.get("/", follow=False)
+        if "/cuentas/segundo-factor/" not in home.headers.get("Location", ""):
+            if totp_key:
+                raise SmokeFailure(f"{username} reached / with a password alone ({home.status})", ("web",))
+            return
+        if not totp_key:
+            raise SmokeFailure(f"{username} was asked for a second factor", ("web",))
+        from django_otp.oath import TOTP
+
+        self.get("/cuentas/segundo-factor/")  # a fresh CSRF cookie
+        code = f"{TOTP(bytes.fromhex(totp_key)).token():06d}"
+        answer = self.post("/cuentas/segundo-factor/", {"code": code}, follow=False)
+        if answer.status != 302 or self.get("/", follow=False).status != 200:
+            raise SmokeFailure(f"{username}'s second factor answered {answer.status}", ("web",))
 
 
 # ------------------------------------------------------------------------------------------- steps
@@ -349,7 +364,11 @@ district = District.objects.get(code={DISTRICT!r})
 services.figures_save(district=district, fiscal_year={FISCAL_YEAR}, figures=dict(IRR),
                       certified_by="Smoke test", certified_on=date({FISCAL_YEAR - 1}, 5, 15),
                       actor=User.objects.get(username="staff"))
-print("SMOKE-JSON:" + json.dumps({{"users": User.objects.count(), "parcels": district.memberships.count()}}))
+# The demo's shared authenticator secret for the accounts that must give a second factor (core/otp.py).
+from core.otp import demo_devices
+totp_key = demo_devices(list(User.objects.all())).key
+print("SMOKE-JSON:" + json.dumps({{"users": User.objects.count(), "parcels": district.memberships.count(),
+                                   "totp_key": totp_key}}))
 """
 
 
@@ -456,8 +475,8 @@ def smoke(work: Path) -> None:
         wait_for(answers, 60, "the login page", ("web",))
         step_health(client, procs)
 
-        client.sign_in("staff", password)
-        say("ok", "staff signs in", "login form with CSRF token, secure cookies")
+        client.sign_in("staff", password, seeded["totp_key"])
+        say("ok", "staff signs in", "login form with CSRF token, secure cookies, then the TOTP second factor")
 
         client.get(f"/padrones/cifras/{DISTRICT}/{FISCAL_YEAR}/")  # a fresh CSRF cookie
         answer = client.post(f"/padrones/generar/{DISTRICT}/{FISCAL_YEAR}/", {}, follow=False)
@@ -478,7 +497,7 @@ def smoke(work: Path) -> None:
         if refused.status != 403:
             raise SmokeFailure(f"staff certifying answered {refused.status}, not 403", ("web",))
         approver = Client(port)
-        approver.sign_in("approver", password)
+        approver.sign_in("approver", password, seeded["totp_key"])
         approver.get(f"/padrones/{roll_id}/")  # a fresh CSRF cookie
         page = approver.post(f"/padrones/{roll_id}/certify/", {})
         job_state = re.search(r'data-url="(/padrones/trabajos/\d+/estado/)"', page.text)

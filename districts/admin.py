@@ -79,6 +79,15 @@ if admin.site.is_registered(User):
 @admin.register(User)
 class UserAdmin(BaseUserAdmin):
     inlines = [*BaseUserAdmin.inlines, UserOfficeInline]
+    actions = ["reset_second_factor"]
+
+    @admin.action(description=_("Restablecer el segundo factor (teléfono perdido): entrará de nuevo activándolo"))
+    def reset_second_factor(self, request, queryset):
+        from core.otp import reset_second_factor
+
+        for user in queryset:
+            reset_second_factor(actor=request.user, user=user)
+        self.message_user(request, _("Segundo factor restablecido: %(n)s usuario(s).") % {"n": queryset.count()})
 
 
 class OwnershipInline(admin.TabularInline):

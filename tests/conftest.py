@@ -113,14 +113,91 @@ def page(browser):
     context.close()
 
 
+# The authenticator secret (hex) of the fixtures' second-factor devices (core/otp.py): tests type its current code.
+TEST_TOTP_KEY = "3132333435363738393031323334353637383930"
+
+
+def totp_device(user):
+    """`user`'s confirmed authenticator with TEST_TOTP_KEY (made if missing), ready for a fresh code: the
+    last code used and the throttle are cleared, so a second sign-in in the same 30 seconds works too."""
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    device = TOTPDevice.objects.filter(user=user, confirmed=True).first()
+    if device is None:
+        device = TOTPDevice.objects.create(user=user, name="app", key=TEST_TOTP_KEY, confirmed=True)
+    TOTPDevice.objects.filter(pk=device.pk).update(last_t=-1, throttling_failure_count=0,
+                                                   throttling_failure_timestamp=None)
+    device.refresh_from_db()
+    return device
+
+
+def totp_code(device) -> str:
+    """The code the authenticator app would show now."""
+    from django_otp.oath import TOTP
+
+    return f"{TOTP(device.bin_key, device.step, device.t0, device.digits, device.drift).token():0{device.digits}d}"
+
+
 def sign_in(page, base_url: str, username: str, password: str = "pw-Test-12345") -> None:
-    """Sign in through the login form as a person would."""
+    """Sign in through the login form as a person would, second factor included: an account that must give one
+    gets the fixtures' authenticator (TEST_TOTP_KEY) and its current code is typed."""
+    from django.contrib.auth.models import User
+
+    from core import otp
+
+    user = User.objects.filter(username=username).first()
+    device = totp_device(user) if user is not None and otp.requires_second_factor(user) else None
     page.goto(f"{base_url}/cuentas/login/")
     page.fill("#id_username", username)
     page.fill("#id_password", password)
     # Wait for the answer to the form: a page.goto right after the click could cancel the sign-in.
     with page.expect_navigation():
         page.click("form.login-form button[type=submit]")
+    if device is not None and "/cuentas/segundo-factor/" in page.url:
+        page.fill("#id_code", totp_code(device))
+        with page.expect_navigation():
+            page.click("form.otp-form button[type=submit]")
+
+
+def second_step(page, base_url: str, username: str, next_url: str = "/") -> None:
+    """After a password-only sign-in elsewhere (the admin's login form): give the second factor with the
+    fixtures' authenticator, then land on `next_url`."""
+    from django.contrib.auth.models import User
+
+    device = totp_device(User.objects.get(username=username))
+    page.goto(f"{base_url}/cuentas/segundo-factor/?next={next_url}")
+    page.fill("#id_code", totp_code(device))
+    with page.expect_navigation():
+        page.click("form.otp-form button[type=submit]")
+
+
+def verify_session(client, user) -> None:
+    """Mark `client`'s session as having given the second factor with `user`'s test authenticator (what
+    django_otp.login does after a right code)."""
+    from django_otp import DEVICE_ID_SESSION_KEY
+
+    session = client.session
+    session[DEVICE_ID_SESSION_KEY] = totp_device(user).persistent_id
+    session.save()
+
+
+@pytest.fixture(autouse=True)
+def _force_login_gives_the_second_factor(monkeypatch):
+    """`client.force_login(user)` skips the password, and so the second factor too: an account that must give one
+    gets a verified session (core/otp.py). `client.force_login(user, otp_verified=False)` leaves it owing the code
+    (the tests of the second factor)."""
+    from django.test.client import ClientMixin
+
+    original = ClientMixin.force_login
+
+    def force_login(self, user, backend=None, otp_verified=True):
+        original(self, user, backend)
+        from core import otp
+
+        if otp_verified and otp.requires_second_factor(user):
+            verify_session(self, user)
+
+    monkeypatch.setattr(ClientMixin, "force_login", force_login)
 
 
 @pytest.fixture

@@ -39,6 +39,10 @@ INSTALLED_APPS = [
     "django_celery_beat",
     "django_celery_results",
     "axes",
+    # The second factor (core/otp.py): TOTP apps, and one-time recovery codes as a static device.
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
     "core",
     "districts",
     "liens",
@@ -64,6 +68,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "core.sessions.SessionTimeoutMiddleware",
+    "django_otp.middleware.OTPMiddleware",  # request.user.is_verified(): the session gave its second factor
+    "core.otp.SecondFactorMiddleware",  # the one enforcement point: an unverified session reaches only sign-in
     "core.headers.NoStoreMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
@@ -128,6 +134,13 @@ AXES_ENABLE_ACCESS_FAILURE_LOG = True
 # own columns): passwords and the codes typed are never stored.
 AXES_SENSITIVE_PARAMETERS = ["username", "ip_address", "password1", "password2", "code", "cadastre",
                              "new_password1", "new_password2", "old_password"]
+
+# The second factor (core/otp.py, docs/security/sign-in.md): required for the roles that move money, certify or
+# issue. OTP_REQUIRED=false only for a development database; production forces it on.
+OTP_REQUIRED = env.bool("OTP_REQUIRED", default=True)
+OTP_TOTP_ISSUER = "Cargos sobre la tierra"
+# The admin lists and deletes devices but never shows a secret or its QR.
+OTP_ADMIN_HIDE_SENSITIVE_DATA = True
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -45,6 +45,9 @@ CELERY_RESULT_EXPIRES = env.int("CELERY_RESULT_EXPIRES_DAYS", default=30) * 24 *
 CELERY_RESULT_EXTENDED = True
 CELERY_TASK_ALWAYS_EAGER = False
 DEMO_ACCOUNTS_ENABLED = env.bool("DEMO_ACCOUNTS_ENABLED", default=False)
+# The second factor is never optional here, whatever the environment says (core/otp.py; the deploy check
+# core.E010 refuses a settings module that turns it off).
+OTP_REQUIRED = True
 
 # JSON lines for the log collector unless DJANGO_LOG_FORMAT=text.
 LOG_FORMAT = env("DJANGO_LOG_FORMAT", default="json")

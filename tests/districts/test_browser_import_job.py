@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from districts.models import Parcel
-from tests.conftest import sign_in
+from tests.conftest import second_step, sign_in
 from tests.districts.test_import import PARCELS_CSV
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
@@ -59,7 +59,9 @@ def test_a_waiting_job_shows_its_progress_and_the_admin_lists_it(live_server, pa
     page.goto(f"{live_server.url}/admin/login/")
     page.fill("#id_username", "root.admin")
     page.fill("#id_password", "pw-Test-12345")
-    page.click("input[type=submit]")
+    with page.expect_navigation():
+        page.click("input[type=submit]")
+    second_step(page, live_server.url, "root.admin", "/admin/")  # the administrator's second factor
     page.goto(f"{live_server.url}/admin/districts/importjob/")
     assert "parcelas.csv" in page.inner_text("body")
     assert page.locator(".object-tools a.addlink").count() == 0  # read-only: no "add" button

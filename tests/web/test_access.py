@@ -7,7 +7,9 @@ from tests.web.routes import named_patterns
 PUBLIC = {"login", "logout", "password_reset", "password_reset_done", "password_reset_confirm",
           "password_reset_complete", "set_language", "core:verify_form", "core:verify",
           "core:calendar_ical",  # the iCal feed: its secret token is the key (tests/dashboard/test_calendar.py)
-          "healthz", "readyz"}  # the load balancer's probes, without details (tests/core/test_health.py)
+          "healthz", "readyz",  # the load balancer's probes, without details (tests/core/test_health.py)
+          # the second step of signing in, for every signed-in account (tests/core/test_second_factor.py)
+          "otp_verify", "otp_enrol", "otp_recovery_codes"}
 SKIP_NAMESPACES = {"admin", "portal", "api"}
 
 

@@ -15,7 +15,7 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from tests.conftest import require, sign_in, using_postgres
+from tests.conftest import require, second_step, sign_in, using_postgres
 
 pytestmark = [pytest.mark.browser, pytest.mark.postgres,
               pytest.mark.django_db(transaction=True, serialized_rollback=True)]
@@ -145,6 +145,8 @@ def test_pages_load_without_content_security_policy_violations(live_server, page
     page.fill("#id_password", PASSWORD)
     with page.expect_navigation():
         page.click("input[type=submit]")
+    console.url = "/cuentas/segundo-factor/"
+    second_step(page, base, "admin", "/admin/")  # the administrator's second factor (core/otp.py)
     from districts.models import Parcel
 
     parcel = Parcel.objects.order_by("pk").first()

@@ -22,10 +22,10 @@ from tests.rolls.conftest import irrigation_figures, irrigation_register  # noqa
 from tests.web.routes import named_patterns
 
 STAFF = sorted(roles.STAFF_ROLES)
-# Writes outside the office's matrix: signing in and out, one's own password, the language; the owners'
-# portal (its own permission: the owner's own notices and language).
+# Writes outside the office's matrix: signing in and out, one's own password and second factor, the language; the
+# owners' portal (its own permission: the owner's own notices and language).
 NOT_OFFICE = {"login", "logout", "password_change", "password_reset", "password_reset_confirm", "set_language",
-              "core:verify_form", "core:verify"}
+              "core:verify_form", "core:verify", "otp_verify", "otp_enrol", "otp_recovery_codes"}
 OWNER_PORTAL = ("portal:", "api:portal:")
 WRITE_METHODS = ("post", "put", "patch", "delete")
 

@@ -54,3 +54,21 @@ class Command(BaseCommand):
         if result.accounts_existing:
             self.stdout.write(_("Las cuentas que ya existían conservan su contraseña: %(users)s.")
                               % {"users": ", ".join(result.accounts_existing)})
+        self._second_factor()
+
+    def _second_factor(self):
+        """The demo accounts that must give a second factor share one authenticator secret, printed on every run
+        so a person adds it to their app once (core/otp.py; README "Security")."""
+        from django.contrib.auth.models import User
+
+        from core import otp
+
+        users = list(User.objects.filter(username__in=[a[0] for a in ACCOUNTS]))
+        device = otp.demo_devices(users)
+        if device is None:
+            return
+        names = ", ".join(u.username for u in users if otp.required_by_role(u))
+        self.stdout.write(self.style.WARNING(_(
+            "Segundo factor de las cuentas %(users)s: añada a su aplicación de autenticación la clave %(secret)s "
+            "(o el URI %(uri)s) y escriba el código de seis dígitos que muestre al entrar.")
+            % {"users": names, "secret": otp.secret_base32(device), "uri": otp.demo_uri(device)}))
