@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 
 from core.templatetags.fmt import usd
-from tests.conftest import sign_in
+from tests.conftest import second_step, sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
@@ -82,7 +82,9 @@ def test_the_admin_writes_amounts_the_puerto_rico_way(live_server, page, account
     page.goto(f"{live_server.url}/admin/login/")
     page.fill("#id_username", "root.admin")
     page.fill("#id_password", "pw-Test-12345")
-    page.click("input[type=submit]")
+    with page.expect_navigation():
+        page.click("input[type=submit]")
+    second_step(page, live_server.url, "root.admin", "/admin/")
     page.goto(f"{live_server.url}/admin/assessments/receivable/")
     body = page.inner_text("#result_list")
     assert "$19,160.01" in body and "19160,01" not in body

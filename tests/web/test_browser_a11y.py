@@ -9,7 +9,7 @@ import os
 import pytest
 from django.urls import reverse
 
-from tests.conftest import sign_in
+from tests.conftest import second_step, sign_in
 from tests.web.a11y import axe_violations, sideways_overflow
 from tests.web.test_browser_csp import PASSWORD, staff_paths, world  # noqa: F401 (fixture)
 
@@ -92,6 +92,7 @@ def test_staff_pages_pass_the_accessibility_check_for_each_role(live_server, bro
         page.fill("#id_password", PASSWORD)
         with page.expect_navigation():
             page.click("input[type=submit]")
+        second_step(page, base, "admin", "/admin/")
         for path in ("/admin/", "/admin/districts/parcel/"):
             check(page, base, path, problems, menu=False)
     finally:
