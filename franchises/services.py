@@ -368,6 +368,7 @@ def application_decide(*, actor, application: Application, decided_on: date, gra
         outcome = rules.Outcome(Status.GRANTED, "", "FRA-6" if app.kind == Kind.AMENDMENT else "FRA-9")
 
     changes: dict = {}
+    gallons_before, expiry_before = franchise.authorized_gallons, franchise.expiry_date
     if outcome.status in (Status.GRANTED, Status.PROCESSED_AS_NEW):
         _require_complete(app)
         if franchise.status != Franchise.Status.ACTIVE and app.kind != Kind.CANCELLATION:
@@ -397,6 +398,17 @@ def application_decide(*, actor, application: Application, decided_on: date, gra
         app.determination = "\n".join(p for p in (text, outcome.reason) if p) or "Concedida."
         app.decided_by = actor if getattr(actor, "is_authenticated", False) else None
     app.status = outcome.status
+    if app.kind in (Kind.AMENDMENT, Kind.RENEWAL) and outcome.status == Status.GRANTED:
+        # FRA-3 Decision: the years already invoiced are billed or credited pro rata from the
+        # decision (new charges; the invoices stay as issued). Imported here: billing depends on
+        # the registry, not the other way round.
+        from assessments.franchise_billing.services import franchise_terms_corrections
+        corrections = franchise_terms_corrections(franchise=franchise, effective_on=decided_on,
+                                                  gallons_before=gallons_before, expiry_before=expiry_before,
+                                                  actor=actor, application=app)
+        if corrections:
+            changes["billing"] = [{"kind": c.kind, "fiscal_year": c.fiscal_year, "cause": c.cause,
+                                   "amount": str(c.amount)} for c in corrections]
     app.applied_changes = changes
     if outstanding_debt is not None:
         app.outstanding_debt, app.debt_source = outstanding_debt, (debt_source or "staff")[:60]

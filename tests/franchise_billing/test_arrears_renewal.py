@@ -60,7 +60,8 @@ def test_a_renewal_is_refused_while_billing_reports_debt(make_franchise, make_us
                            content_type="application/json")
     body = response.json()
     assert response.status_code == 200
-    assert (body["status"], body["outstanding_debt"], body["debt_source"]) == ("DENIED", "100.00", "billing")
+    # FY2027's invoice bills July 1 to the expiry on March 14 (257 of 365 days, FRA-3): 100 × 257/365
+    assert (body["status"], body["outstanding_debt"], body["debt_source"]) == ("DENIED", "70.41", "billing")
 
 
 def test_a_renewal_with_the_account_paid_is_granted(make_franchise, pay, holder):

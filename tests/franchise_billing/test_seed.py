@@ -39,6 +39,9 @@ def test_seed_is_idempotent_and_bills_every_demo_franchise_as_compute_says():
             continue
         expected = run("franchise-tariff", {"source": f.source, "use": f.use, "payment_plan": f.payment_plan,
                                             "authorized_gallons": str(f.authorized_gallons), "as_of": "2026-07-01"})
+        if tariff.prorated:  # FRA-3: a first or last year (or a renewal's remainder) by days
+            assert tariff.amount == round_half_up(Decimal(expected["annual_tariff"]) * tariff.days / 365)
+            continue
         assert str(tariff.receivable.amount) == expected["annual_tariff"]
         assert [str(i.amount) for i in tariff.receivable.installments.order_by("seq")] == expected["installments"]
 
