@@ -26,7 +26,7 @@ def charges_for(franchise: Franchise | int) -> QuerySet[FranchiseCharge]:
     """Tariff invoices and metered bills of a franchise, newest first, with their installments."""
     pk = franchise.pk if isinstance(franchise, Franchise) else franchise
     return (FranchiseCharge.objects.filter(franchise_id=pk)
-            .select_related("receivable", "receivable__fund", "reading")
+            .select_related("receivable", "receivable__fund", "reading", "credit_entry", "adjusts__receivable")
             .prefetch_related("receivable__installments")
             .order_by("-fiscal_year", "kind", "-month", "-id"))
 

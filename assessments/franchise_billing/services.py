@@ -278,6 +278,8 @@ def _correction_create(f: Franchise, invoice: FranchiseCharge, c: rules.Correcti
             source_type=SOURCE_SUPPLEMENT, source_id=key, installments=[(issued_on, c.amount)], description=text,
             breakdown=breakdown, issued_on=issued_on, actor=actor, params=params)
         charge = FranchiseCharge.objects.create(kind=FranchiseCharge.Kind.SUPPLEMENT, receivable=receivable, **fields)
+        # A supplementary invoice is an ordinary invoice: its notice goes out like the year's.
+        notices_schedule_after_commit(source_types=[SOURCE_SUPPLEMENT], actor=actor)
     else:
         # A credit is money in the holder's favour: a CREDIT entry on the account (never an edit of
         # the invoice), then applied to what is open like any other credit.

@@ -288,6 +288,10 @@ def notice_context(notice, *, activation_codes: dict[int, str] | None = None, ca
         lajas = {"gross": _dec(breakdown.get("gross")), "credit": _dec(breakdown.get("credit")),
                  "net": _dec(breakdown.get("net"))}
     fiscal_year = breakdown.get("fiscal_year")
+    raw_period = breakdown.get("period") if isinstance(breakdown.get("period"), dict) else {}
+    period = ({"start": _date(raw_period.get("start")), "end": _date(raw_period.get("end")),
+               "days": raw_period.get("days"), "days_in_year": raw_period.get("days_in_year"),
+               "rule": raw_period.get("rule", "")} if raw_period.get("start") else None)
     noun = PROGRAM_NOUN.get(program, PROGRAM_NOUN["OTHER"])
     if fiscal_year:
         headline = _("%(what)s del año fiscal %(fy)s") % {"what": SHORT_NOUN.get(program, noun), "fy": fiscal_year}
@@ -312,7 +316,8 @@ def notice_context(notice, *, activation_codes: dict[int, str] | None = None, ca
     return {
         "notice": notice, "receivable": receivable, "office": office, "collector": receivable.office,
         "program": program, "program_label": notice.get_program_display(), "program_noun": noun, "headline": headline,
-        "district": district, "fiscal_year": fiscal_year, "parcel": account.parcel if account.parcel_id else None,
+        "district": district, "fiscal_year": fiscal_year, "period": period,
+        "parcel": account.parcel if account.parcel_id else None,
         "holder": account.party if account.party_id else None, "franchise_number": franchise or "",
         "addressees": addressees, "addressee_groups": groups, "several": len(addressees) > 1,
         "has_codes": any(a["activation_code"] for a in addressees),

@@ -35,7 +35,7 @@ def decide(f: Franchise, kind: str, decided_on: str, **requested) -> Application
     app = franchise_services.application_file(actor=None, franchise=f, kind=kind, received_on=D("2026-11-02"),
                                               fee_paid=True, **requested)
     app = franchise_services.application_review(actor=None, application=app,
-                                                 documents={c: True for c in app.required_documents}, fee_paid=True,
+                                                 documents=dict.fromkeys(app.required_documents, True), fee_paid=True,
                                                  controversy=False, changes_conditions=False)
     return franchise_services.application_decide(actor=None, application=app, decided_on=D(decided_on), grant=True,
                                                  outstanding_debt=Decimal("0.00") if kind == "RENEWAL" else None)
@@ -209,3 +209,26 @@ def test_the_invoices_api_gives_each_period_and_amount_and_no_day_is_billed_twic
     assert [(r["period_start"], r["period_end"], r["amount"]) for r in own] == [("2026-07-01", "2027-03-14",
                                                                                  "70.41")]
     assert client.get("/api/v1/franchises/999999/invoices/").status_code == 404
+
+
+def test_the_franchise_page_shows_each_invoice_period_and_the_corrections(make_franchise, staff_user, client):
+    f = make_franchise(issue=D("2020-01-15"), expiry=D("2027-03-14"))
+    bill(f)
+    decide(f, "RENEWAL", "2026-11-20", requested_expiry_date=D("2029-06-30"))
+    client.force_login(staff_user)
+    page = client.get(f"/facturacion-franquicias/franquicia/{f.pk}/").content.decode()
+    assert "Período facturado (FRA-3)" in page
+    assert "01/07/2026 – 14/03/2027" in page and "257 días" in page
+    assert "Facturas suplementarias y créditos" in page
+    assert "15/03/2027 – 30/06/2027" in page and "108 días" in page and "$29.59" in page
+    card = client.get(f"/franquicias/{f.pk}/").content.decode()
+    assert "01/07/2026–14/03/2027 (FRA-3)" in card and "Suplementaria FY2027" in card
+
+
+def test_the_invoice_pdf_names_the_period_billed(make_franchise, staff_user):
+    from assessments.notices import services as notice_services
+    from tests.notices.conftest import pdf_text
+
+    charge = bill(make_franchise(expiry=D("2027-03-14"))).charge
+    text = pdf_text(notice_services.notice_issue(receivable=charge.receivable, actor=staff_user).document)
+    assert "Período facturado 01/07/2026 – 14/03/2027 (257 de 365 días, FRA-3)" in text
