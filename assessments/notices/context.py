@@ -254,8 +254,11 @@ def mailing_of(program: str, certified: bool) -> tuple[str, str]:
     elif rule == "TID-4":
         text = _("Este aviso se envía por correo certificado con acuse de recibo a cada dueño de récord, como "
                  "dispone TID-4, dentro de los 30 días de recibida la ordenanza y al menos cada año.")
-    elif rule == "FRA-8":
-        text = _("Este aviso se envía por correo certificado con acuse de recibo al concesionario (FRA-8).")
+    elif rule == "FRA-3" and certified:
+        text = _("Este aviso se envía por correo certificado con acuse de recibo al concesionario.")
+    elif rule == "FRA-3":
+        text = _("Esta factura se envía por correo regular al concesionario (FRA-3). Los avisos de modificación, "
+                 "suspensión o revocación (sec. 8.19) se envían por correo certificado con acuse de recibo.")
     elif certified:
         text = _("Este aviso se envía por correo certificado con acuse de recibo.")
     else:
