@@ -9,10 +9,11 @@ from __future__ import annotations
 from datetime import date, timedelta
 from decimal import Decimal
 
+from django.conf import settings
 from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from assessments.rules.deadlines import unmoved_due
@@ -519,10 +520,62 @@ def proceeding_open(*, actor, franchise: Franchise, cause: str, opened_on: date,
     return p
 
 
+SEC_8_19 = ("Se notificará de ésta al tenedor de la franquicia y al dueño de la propiedad mediante correo "
+            "certificado con acuse de recibo.")
+
+
+def _letter_title(proceeding: Proceeding, recipient: str, tracking: str) -> str:
+    # Shown on the public verification page: the franchise and the tracking number, never a name.
+    who = "tenedor" if recipient == "HOLDER" else "dueño de la propiedad"
+    return f"Aviso sec. 8.19 al {who} — franquicia {proceeding.franchise.number} — rastreo {tracking}"[:200]
+
+
+def _proceeding_letter(proceeding: Proceeding, recipient: str, sent_on: date, tracking: str, actor):
+    """FRA-8 (sec. 8.19): the notice itself, a document addressed to the holder or to the property
+    owner, stating the cause and the right to a hearing, sent by certified mail with return receipt.
+    Written in the office's language (the document's), whoever records the mailing."""
+    with translation.override(settings.LANGUAGE_CODE):
+        return _proceeding_letter_render(proceeding, recipient, sent_on, tracking, actor)
+
+
+def _proceeding_letter_render(proceeding: Proceeding, recipient: str, sent_on: date, tracking: str, actor):
+    from core.documents.services import document_render
+
+    f = proceeding.franchise
+    party = f.holder if recipient == "HOLDER" else f.owner_of_record
+    cease = (_(" Se emitió una orden de cese y desista el %(d)s.") % {"d": f"{proceeding.cease_and_desist_on:%d/%m/%Y}"}
+             if proceeding.cease_and_desist and proceeding.cease_and_desist_on else "")
+    context = {
+        "office": f.office, "recipient": party,
+        "references": [(_("Franquicia"), f.number), (_("Procedimiento"), f"#{proceeding.pk}"),
+                       (_("Envío"), _("Correo certificado con acuse de recibo, rastreo %(t)s") % {"t": tracking}),
+                       (_("Fecha de envío"), f"{sent_on:%d/%m/%Y}")],
+        "subject": _("Procedimiento para modificar, suspender o revocar la franquicia %(n)s (sec. 8.19)") % {
+            "n": f.number},
+        "paragraphs": [
+            _("El Departamento inició el %(d)s un procedimiento sobre la franquicia %(n)s por la causa siguiente: "
+              "%(c)s.") % {"d": f"{proceeding.opened_on:%d/%m/%Y}", "n": f.number,
+                           "c": proceeding.get_cause_display().lower()} + cease,
+            (proceeding.detail or "").strip(),
+            _("El tenedor de la franquicia tiene derecho a una vista administrativa antes de la modificación, "
+              "suspensión o revocación (sec. 8.19 y Artículo 13)."),
+            _("Este aviso se envía al tenedor de la franquicia y al dueño de la propiedad."),
+        ],
+        "legal": _("Reglamento para el Aprovechamiento, Uso, Conservación y Administración de las Aguas de Puerto "
+                   "Rico, sec. 8.19: «%(t)s»") % {"t": SEC_8_19},
+    }
+    context["paragraphs"] = [p for p in context["paragraphs"] if p]
+    return document_render(template_name="documents/letter.html", context=context, kind="LETTER",
+                           title=_letter_title(proceeding, recipient, tracking), owner_party_ids=[party.pk],
+                           related=proceeding, actor=actor, language=settings.LANGUAGE_CODE)
+
+
 @transaction.atomic
 def proceeding_notice(*, actor, proceeding: Proceeding, recipient: str, sent_on: date, tracking_number: str,
                       delivered_on: date | None = None) -> Proceeding:
-    """FRA-8: notice to the holder and to the property owner by certified mail with return receipt."""
+    """FRA-8: notice to the holder and to the property owner by certified mail with return receipt.
+    The first record of a mailing issues the notice itself as a document addressed to that person
+    (recording the return receipt later issues nothing new)."""
     if recipient not in ("HOLDER", "OWNER"):
         raise ValidationError({"recipient": _("Destinatario: HOLDER o OWNER.")})
     if not tracking_number.strip():
@@ -530,6 +583,9 @@ def proceeding_notice(*, actor, proceeding: Proceeding, recipient: str, sent_on:
     if delivered_on and delivered_on < sent_on:
         raise ValidationError({"delivered_on": _("El acuse no puede ser anterior al envío.")})
     prefix = "holder" if recipient == "HOLDER" else "owner"
+    if not selectors.proceeding_letters(proceeding).filter(title=_letter_title(proceeding, recipient,
+                                                                                tracking_number.strip())).exists():
+        _proceeding_letter(proceeding, recipient, sent_on, tracking_number.strip(), actor)
     setattr(proceeding, f"{prefix}_notice_sent_on", sent_on)
     setattr(proceeding, f"{prefix}_notice_tracking", tracking_number.strip())
     setattr(proceeding, f"{prefix}_notice_delivered_on", delivered_on)

@@ -469,6 +469,7 @@ class ProceedingDetailView(StaffRequiredMixin, DetailView):
         ctx = super().get_context_data(**kwargs)
         ctx["can_write"] = roles.can_write(self.request.user)
         ctx["history"] = history_rows(self.object.history.all(), 15)
+        ctx["letters"] = selectors.proceeding_letters(self.object)
         return ctx
 
 
