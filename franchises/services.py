@@ -426,21 +426,78 @@ def application_decide(*, actor, application: Application, decided_on: date, gra
     return app
 
 
+APPLICANT, TRANSFEREE = "APPLICANT", "TRANSFEREE"
+
+
 @transaction.atomic
 def application_notify(*, actor, application: Application, notified_on: date, method: str,
-                       tracking_number: str = "") -> Application:
-    """Record how and when the determination was notified; FRA-11's 30 days start here."""
-    app = Application.objects.select_for_update().get(pk=application.pk)
+                       tracking_number: str = "", to: str = APPLICANT) -> Application:
+    """Record how and when the determination was notified; FRA-11's 30 days start here.
+
+    FRA-5 (sec. 8.16): "El Secretario notificará su determinación por escrito al solicitante y a la
+    persona que se le transfiere la franquicia": a transfer's determination is notified to each
+    (`to`: APPLICANT or TRANSFEREE), and each notification of a transfer issues the written
+    determination as a document addressed to that person.
+    """
+    app = Application.objects.select_for_update(of=("self",)).select_related(
+        "franchise", "applicant", "recipient").get(pk=application.pk)
+    errors = {}
     if not app.determination_date:
-        raise ValidationError({"notified_on": _("La solicitud aún no tiene determinación que notificar.")})
-    if method == Application.NotificationMethod.CERTIFIED_MAIL and not tracking_number.strip():
-        raise ValidationError({"tracking_number": _("El correo certificado lleva número de rastreo.")})
-    _record_notification(app, notified_on, method, tracking_number.strip(), actor)
+        errors["notified_on"] = _("La solicitud aún no tiene determinación que notificar.")
+    elif notified_on < app.determination_date:
+        errors["notified_on"] = _("La notificación no puede ser anterior a la determinación.")
+    if method not in Application.NotificationMethod.values:
+        errors["method"] = _("Medio de notificación desconocido.")
+    elif method == Application.NotificationMethod.CERTIFIED_MAIL and not tracking_number.strip():
+        errors["tracking_number"] = _("El correo certificado lleva número de rastreo.")
+    if to not in (APPLICANT, TRANSFEREE):
+        errors["to"] = _("Destinatario: el solicitante o quien recibe la transferencia.")
+    elif to == TRANSFEREE and (app.kind != Kind.TRANSFER or app.recipient_id is None):
+        errors["to"] = _("Solo una transferencia se notifica también a quien la recibe (sec. 8.16).")
+    if errors:
+        raise ValidationError(errors)
+    tracking = tracking_number.strip()
+    if to == TRANSFEREE:
+        app.recipient_notified_on, app.recipient_notification_method = notified_on, method
+        app.recipient_tracking_number = tracking
+    else:
+        _record_notification(app, notified_on, method, tracking, actor)
     app.save()
+    if app.kind == Kind.TRANSFER:
+        _determination_letter(app, to, notified_on, method, tracking, actor)
     audit(actor=actor, action="application.notify", target=app, summary=str(app),
-          data={"notified_on": notified_on.isoformat(), "method": method, "tracking_number": tracking_number,
-                "hearing_request_due": app.hearing_request_due.isoformat()})
+          data={"to": to, "notified_on": notified_on.isoformat(), "method": method, "tracking_number": tracking,
+                "hearing_request_due": app.hearing_request_due.isoformat() if app.hearing_request_due else None})
     return app
+
+
+def _determination_letter(app: Application, to: str, notified_on: date, method: str, tracking: str, actor):
+    """FRA-5: the written determination, addressed to the applicant or to the transferee (office's language)."""
+    from core.documents.services import document_render
+
+    party = app.recipient if to == TRANSFEREE else app.applicant
+    with translation.override(settings.LANGUAGE_CODE):
+        how = Application.NotificationMethod(method).label + (f", {tracking}" if tracking else "")
+        context = {
+            "office": app.franchise.office, "recipient": party,
+            "references": [(_("Franquicia"), app.franchise.number), (_("Solicitud"), f"#{app.pk}"),
+                           (_("Notificación"), f"{notified_on:%d/%m/%Y} · {how}")],
+            "subject": _("Determinación sobre la transferencia de la franquicia %(n)s (sec. 8.16)") % {
+                "n": app.franchise.number},
+            "paragraphs": [
+                _("Determinación del %(d)s: %(s)s.") % {"d": f"{app.determination_date:%d/%m/%Y}",
+                                                          "s": app.get_status_display().lower()},
+                app.determination,
+                _("Se notifica por escrito al solicitante y a la persona que se le transfiere la franquicia. Quien "
+                  "resulte adversamente afectado puede solicitar por escrito una vista administrativa dentro de los "
+                  "30 días de esta notificación (sec. 8.22)."),
+            ],
+        }
+        title = (f"Determinación sec. 8.16 al {'cesionario' if to == TRANSFEREE else 'solicitante'} — franquicia "
+                 f"{app.franchise.number} — solicitud {app.pk}")[:200]
+        return document_render(template_name="documents/letter.html", context=context, kind="LETTER", title=title,
+                               owner_party_ids=[party.pk], related=app, actor=actor,
+                               language=settings.LANGUAGE_CODE)
 
 
 # --- Hearings (FRA-5, FRA-8, FRA-11) ------------------------------------------------------------------
