@@ -249,6 +249,34 @@ def franchise_terms_corrections(*, franchise: Franchise, effective_on: date, gal
     return created
 
 
+@transaction.atomic
+def franchise_overbilling_credits(*, franchise: Franchise, actor, on: date | None = None,
+                                  params=None) -> list[FranchiseCharge]:
+    """FRA-3 Decision, for invoices issued before periods were checked: credit the days a tariff
+    invoice billed past the franchise's expiry (sec. 8.14 a bills only what is authorized), at the
+    rate they were billed, as new CREDIT charges (cause TERM_SHORTENED). Running it again finds
+    nothing left to credit (credited days no longer count as billed)."""
+    f = Franchise.objects.select_for_update().select_related("holder", "office").get(pk=franchise.pk)
+    if f.exemption or f.tariff_class == METERED:
+        return []
+    on = min(on or timezone.localdate(), timezone.localdate())
+    created = []
+    for invoice in FranchiseCharge.objects.filter(franchise=f, kind=FranchiseCharge.Kind.TARIFF).order_by(
+            "fiscal_year"):
+        billed = selectors.billed_periods([f.pk], invoice.fiscal_year).get(f.pk, [])
+        last_billed = max((p[1] for p in billed), default=None)
+        if last_billed is None or last_billed <= f.expiry_date:
+            continue
+        annual = invoice.annual_tariff if invoice.annual_tariff is not None else _annual(
+            f, invoice.authorized_gallons or f.authorized_gallons, invoice.fiscal_year, params)
+        for c in rules.corrections(fiscal_year=invoice.fiscal_year, billed=billed, effective_on=on,
+                                   annual_before=annual, annual_after=annual,
+                                   expiry_before=last_billed, expiry_after=f.expiry_date):
+            created.append(_correction_create(f, invoice, c, issued_on=on, application=None, actor=actor,
+                                              params=params))
+    return created
+
+
 def _correction_create(f: Franchise, invoice: FranchiseCharge, c: rules.Correction, *, issued_on: date,
                        application, actor, params) -> FranchiseCharge:
     what = "Factura suplementaria" if c.amount > 0 else "Crédito"

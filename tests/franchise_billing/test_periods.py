@@ -232,3 +232,27 @@ def test_the_invoice_pdf_names_the_period_billed(make_franchise, staff_user):
     charge = bill(make_franchise(expiry=D("2027-03-14"))).charge
     text = pdf_text(notice_services.notice_issue(receivable=charge.receivable, actor=staff_user).document)
     assert "Período facturado 01/07/2026 – 14/03/2027 (257 de 365 días, FRA-3)" in text
+
+
+def test_invoices_issued_before_periods_were_checked_are_credited_for_days_past_the_expiry(make_franchise):
+    """Sec. 8.14 a bills "la cantidad de agua cuyo aprovechamiento haya sido autorizado": a whole-year
+    invoice of a franchise that expires mid-year (billed before this rule) is credited for the days
+    after the expiry, as a new entry; the command lists them first and posts them with --apply."""
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    f = make_franchise()
+    invoice = bill(f).charge
+    before = snapshot(invoice)
+    Franchise.objects.filter(pk=f.pk).update(expiry_date=D("2027-03-14"))  # the record as it was billed
+    out = StringIO()
+    call_command("franchise_overbilling_credits", stdout=out)
+    assert "1 credits, -29.59 would be credited" in out.getvalue()
+    assert not FranchiseCharge.objects.filter(kind="CREDIT").exists()
+    call_command("franchise_overbilling_credits", "--apply", stdout=StringIO())
+    credit = FranchiseCharge.objects.get(kind="CREDIT")
+    assert (credit.cause, credit.period_start, credit.period_end, credit.amount, credit.adjusts) == (
+        "TERM_SHORTENED", D("2027-03-15"), D("2027-06-30"), Decimal("-29.59"), invoice)
+    assert snapshot(invoice) == before
+    assert services.franchise_overbilling_credits(franchise=f, actor=None) == []  # nothing left
