@@ -251,6 +251,7 @@ class Flag(TimeStampedModel):
         NON_USE = "NON_USE", _("Desuso del caudal")
         RENEWAL_NOT_FILED = "RENEWAL_NOT_FILED", _("Renovación no solicitada")
         SEIZURE_LIMIT = "SEIZURE_LIMIT", _("Límite de embargo")
+        LATE_PUBLICATION = "LATE_PUBLICATION", _("Publicación tardía")
         OTHER = "OTHER", _("Otro asunto")
 
     class Severity(models.IntegerChoices):

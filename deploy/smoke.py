@@ -342,6 +342,9 @@ from districts.models import District
 from assessments.rolls import services
 from assessments.rolls.management.commands.seed_rolls import IRR
 seed_demo(parcels=30)
+from core.models import ParameterVersion
+ParameterVersion.objects.get_or_create(family="irr_delinquency", version="ninguno-smoke", defaults=dict(
+    effective_from=date(2000, 7, 1), citation="Smoke test: none apply (IRR-9)", values={{"none_apply": "true"}}))
 district = District.objects.get(code={DISTRICT!r})
 services.figures_save(district=district, fiscal_year={FISCAL_YEAR}, figures=dict(IRR),
                       certified_by="Smoke test", certified_on=date({FISCAL_YEAR - 1}, 5, 15),

@@ -1,8 +1,20 @@
 """Which district a record belongs to, so the dashboard can filter by district the work-queue
 clocks opened on it (SID-2, SID-3, TID-1-*, TID-4 on improvement records; any clock on a district
-or a parcel); and which offices a staff member works at (StaffOffice)."""
+or a parcel); which offices a staff member works at (StaffOffice); and the TID-1 publications made
+after the week the statute gives, waiting for a legal reviewer."""
+from django.contrib.contenttypes.models import ContentType
+from django.utils.translation import gettext as _
+
 from core import roles
-from core.dashboard.registry import register_district_lookup, register_office_roles, register_user_offices
+from core.dashboard.core_providers import flag_item
+from core.dashboard.registry import (
+    Context,
+    register,
+    register_district_lookup,
+    register_office_roles,
+    register_user_offices,
+)
+from core.models import Flag
 from districts.improvement.models import SidCollectionBatch, SidNoticeRound, TidNoticeRound, TidOrdinance, TidPetition
 from districts.models import District, Membership, Parcel, StaffOffice
 
@@ -55,3 +67,20 @@ def _parcels(ids: list[int]) -> dict[int, tuple[int, str]]:
                                          .values_list("parcel_id", "district_id", "district__name")):
         found.setdefault(parcel_id, (district_id, name))
     return found
+
+
+@register("districts")
+def late_publications(ctx: Context):
+    """TID-1: recorded late, never refused; a legal reviewer looks at it (staff see it too)."""
+    ordinance_type = ContentType.objects.get_for_model(TidOrdinance)
+    flags = list(Flag.objects.filter(resolved_on__isnull=True, kind=Flag.Kind.LATE_PUBLICATION,
+                                     content_type=ordinance_type).select_related("assigned_to"))
+    ordinances = TidOrdinance.objects.select_related("petition__district").in_bulk([f.object_id for f in flags])
+    for flag in flags:
+        ordinance = ordinances.get(flag.object_id)
+        if ordinance is None:
+            continue
+        district = ordinance.petition.district
+        yield flag_item(flag, kind="improvement", kind_label=_("Publicación tardía"),
+                        title=_("Revisar la publicación tardía de la ordenanza %(o)s (TID-1)") % {"o": ordinance},
+                        district=(district.pk, district.name), item_roles=(roles.LEGAL_REVIEWER, roles.STAFF))

@@ -3,9 +3,11 @@ from __future__ import annotations
 
 import os
 import shutil
+from datetime import date
 
 import pytest
 
+TEST_IRR9_VERSION = "ninguno-pruebas"
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 
@@ -261,6 +263,14 @@ def _ensure_reference_data() -> None:
 
     for name in ROLE_LABELS:  # every role of core.roles (core/migrations/0002_roles.py makes the same)
         Group.objects.get_or_create(name=name)
+    from core.models import ParameterVersion
+
+    # IRR-9: a roll of a bonded irrigation district is certified only once an administrator entered the
+    # property-tax delinquency terms or recorded that none apply. The tests' office has recorded that
+    # none apply (no surcharge, as before); tests of the rule itself remove it.
+    ParameterVersion.objects.get_or_create(family="irr_delinquency", version=TEST_IRR9_VERSION, defaults={
+        "effective_from": date(1900, 7, 1), "citation": "Pruebas: no aplican (IRR-9)",
+        "values": {"none_apply": "true"}})
     if Municipality.objects.count() < len(MUNICIPALITIES):
         for i, name in enumerate(MUNICIPALITIES):
             Municipality.objects.get_or_create(name=name, defaults={"code": f"{2 * i + 1:03d}"})

@@ -71,7 +71,7 @@ def tariff_invoice(*, fiscal_year: int, plan: str, annual: Decimal, installments
     a part of it (a first year, a last year, a renewal's remainder) asks it pro rata by days
     (days billed over the year's days, rounded half-up once). Decision: a prorated amount is due
     on the first day billed; with the semiannual plan it is split in halves (first =
-    round_half_up(A/2), SPEC "Installments") due on that day and January 1 when the period runs
+    round_half_up(A/2), docs/rules/README.md on money) due on that day and January 1 when the period runs
     over January 1, and due whole on that day otherwise.
     """
     start, end = fiscal_year_start(fiscal_year), fiscal_year_end(fiscal_year)
@@ -110,7 +110,7 @@ def prorated_text(plan: InvoicePlan, *, issue_date: date, expiry_date: date) -> 
                    else "desde el día siguiente al último facturado a la franquicia que renueva")
     if plan.period_end and plan.period_end < end:
         why.append("último año, hasta el vencimiento" if plan.period_end == expiry_date else "hasta el fin del período")
-    return f"Prorrateada por días ({'; '.join(why)}): {plan.days}/{plan.days_in_year} (SPEC FRA-3, Decisión)."
+    return f"Prorrateada por días ({'; '.join(why)}): {plan.days}/{plan.days_in_year} (FRA-3)."
 
 
 @dataclass(frozen=True)
@@ -134,7 +134,7 @@ VOLUME, TERM_EXTENDED, TERM_SHORTENED = "VOLUME", "TERM_EXTENDED", "TERM_SHORTEN
 def corrections(*, fiscal_year: int, billed: Sequence[tuple[date, date]], effective_on: date,
                 annual_before: Decimal, annual_after: Decimal, expiry_before: date, expiry_after: date,
                 chain_billed: Sequence[tuple[date, date]] = ()) -> list[Correction]:
-    """FRA-3 Decision (SPEC): what an amendment or a renewal effective on `effective_on` changes in
+    """FRA-3 (docs/rules/franchises.md): what an amendment or a renewal effective on `effective_on` changes in
     a fiscal year already invoiced, as new entries (the issued invoice is never edited):
 
     - the expiry moved earlier: the days billed after the new expiry are credited at the rate

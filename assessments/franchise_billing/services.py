@@ -215,7 +215,7 @@ def _annual(f: Franchise, gallons: int, fiscal_year: int, params) -> Decimal:
 @transaction.atomic
 def franchise_terms_corrections(*, franchise: Franchise, effective_on: date, gallons_before: int,
                                 expiry_before: date, actor, application=None, params=None) -> list[FranchiseCharge]:
-    """FRA-3 Decision (SPEC): after an amendment or an in-place renewal took effect on
+    """FRA-3 (docs/rules/franchises.md): after an amendment or an in-place renewal took effect on
     `effective_on`, bill or credit the fiscal years already invoiced, pro rata by days, as new
     charges (the issued invoices are never edited): a supplementary invoice (a receivable of its
     own, due on its date) or a credit (a CREDIT ledger entry on the holder's account, applied to
@@ -290,8 +290,8 @@ def _correction_create(f: Franchise, invoice: FranchiseCharge, c: rules.Correcti
         "period": {"start": c.period_start.isoformat(), "end": c.period_end.isoformat(), "days": c.days,
                    "days_in_year": c.days_in_year, "rule": "FRA-3"},
         "annual_before": str(c.annual_before), "annual_after": str(c.annual_after), "amount": str(c.amount),
-        "text": "Prorrata por días de la diferencia de tarifa anual, redondeada una vez (SPEC FRA-3, Decisión)."
-        if c.cause == rules.VOLUME else "Prorrata por días de la tarifa anual (SPEC FRA-3, Decisión).",
+        "text": "Prorrata por días de la diferencia de tarifa anual, redondeada una vez (FRA-3)."
+        if c.cause == rules.VOLUME else "Prorrata por días de la tarifa anual (FRA-3).",
         "lines": [{"seq": 1, "due_date": issued_on.isoformat(), "amount": str(c.amount), "rule": "FRA-3"}],
     }
     fields = {"franchise": f, "fiscal_year": c.fiscal_year, "tariff_class": f.tariff_class,

@@ -1,6 +1,9 @@
 """Receipts (*recibos*) as issued PDF documents through core's document service."""
 from __future__ import annotations
 
+import re
+from decimal import Decimal
+
 from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
 from django.db.models import Q, Sum
@@ -20,6 +23,41 @@ def receipt_document(payment: Payment):
             .order_by("-created_at").first())
 
 
+SURCHARGE_RULES = {"LAJ-7": "LAJ-7", "IRR-9": "IRR-9", "RESOLUTION": "SID-1"}
+
+
+RULE_ID = re.compile(r"\b(?:IRR|LAJ|FRA|SID|TID|LIEN)-\d+[a-z]?\b")
+
+
+def receipt_rule(receivable, installment, *, surcharge: bool) -> str:
+    """The rule a receipt line is paid under: for a surcharge the rule that imposes it; else the
+    charge's rule, or the rule of the roll line of that installment's due date."""
+    if surcharge:
+        return SURCHARGE_RULES.get(receivable.surcharge_rule, "")
+    breakdown = receivable.breakdown or {}
+    found = RULE_ID.search(str(breakdown.get("rule") or ""))
+    if found:
+        return found.group(0)
+    due = installment.due_date.isoformat() if installment is not None else ""
+    for line in breakdown.get("lines") or ():
+        if isinstance(line, dict) and line.get("due_date") == due:
+            found = RULE_ID.search(str(line.get("rule") or ""))
+            if found:
+                return found.group(0)
+    return ""
+
+
+def lajas_parts(breakdown: dict) -> dict | None:
+    """LAJ-3/LAJ-4: a Lajas contribution's gross, the water-right credit and the net, as the statute
+    has them stated (the notice already does; the receipt says the same)."""
+    if not {"gross", "credit", "net"} <= breakdown.keys():
+        return None
+    try:
+        return {k: Decimal(str(breakdown[k])) for k in ("gross", "credit", "net")}
+    except ArithmeticError:
+        return None
+
+
 def receipt_context(payment: Payment) -> dict:
     entries = list(payment.entries.exclude(kind=LedgerEntry.Kind.REVERSAL)
                    .select_related("receivable", "receivable__office", "installment").order_by("id"))
@@ -27,13 +65,18 @@ def receipt_context(payment: Payment) -> dict:
     for e in entries:
         if e.kind == LedgerEntry.Kind.SURCHARGE:
             continue
+        rule, lajas = "", None
         if e.component == LedgerEntry.Component.CREDIT:
             label = _("Crédito a favor de la cuenta") if e.amount < 0 else _("Saldo no asignado")
         else:
-            what = _("Recargo") if e.component == LedgerEntry.Component.SURCHARGE else _("Principal")
+            surcharge = e.component == LedgerEntry.Component.SURCHARGE
+            what = _("Recargo") if surcharge else _("Principal")
             label = f"{e.receivable.payment_reference} · {e.receivable.description} · {_('plazo')} " \
                     f"{e.installment.seq} · {what}"
-        lines.append({"description": label, "amount": -e.amount})
+            rule = receipt_rule(e.receivable, e.installment, surcharge=surcharge)
+            if not surcharge:
+                lajas = lajas_parts(e.receivable.breakdown or {})
+        lines.append({"description": label, "amount": -e.amount, "rule": rule, "lajas": lajas})
     offices = [e.receivable.office for e in entries if e.receivable_id]
     account = payment.account
     owners = []

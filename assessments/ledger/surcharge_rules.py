@@ -30,6 +30,13 @@ NONE = "NONE"
 LAJ7 = "LAJ-7"
 IRR9 = "IRR-9"
 RESOLUTION = "RESOLUTION"
+# An `irr_delinquency` version with {"none_apply": "true"}: an administrator recorded that the
+# property-tax law gives no delinquency terms to apply (IRR-9; assessments/rolls/irr9.py).
+NONE_APPLY = "none_apply"
+
+
+def records_none_apply(values: dict) -> bool:
+    return str((values or {}).get(NONE_APPLY, "")).strip().lower() in {"true", "sí", "si", "yes", "1"}
 
 
 @dataclass(frozen=True)

@@ -46,6 +46,11 @@ class TermsCache:
                     rule=rule, active=False,
                     note=_("IRR-9: la administración no ha entrado los parámetros de morosidad "
                            "(irr_delinquency) vigentes al vencimiento; no se cobra recargo."))
+            if sr.records_none_apply(version.values):
+                return sr.SurchargeTerms(
+                    rule=rule, active=False,
+                    note=_("IRR-9: un administrador registró que no aplican términos de morosidad (%(c)s); "
+                           "no se cobra recargo.") % {"c": version.citation})
             try:
                 return sr.generic_terms(rule, version.values, version.citation, (version.label(),))
             except sr.TermsError as exc:

@@ -16,6 +16,7 @@ from django.db.models import Sum
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from assessments.ledger import surcharge_rules as sr
 from assessments.ledger.surcharges import TermsCache
 from assessments.models import LedgerEntry, Receivable
 from assessments.notices import rules, texts
@@ -237,6 +238,19 @@ def _grace_end(cache: RenderCache, receivable: Receivable, due: date) -> date | 
     return None
 
 
+def _overdue(cache: RenderCache, receivable: Receivable, inst, open_amount: Decimal, on: date,
+             posted: Decimal) -> dict:
+    """An installment already due when the notice is dated: the notice says it is overdue (never
+    prints its date as if it were ahead) and states the surcharge owed on the notice's date, posted
+    and accrued, under the rule that imposes it."""
+    if inst.due_date >= on or open_amount <= 0:
+        return {"overdue": False, "surcharge": ZERO, "surcharge_rule": ""}
+    terms = cache.terms.for_installment(receivable, inst.due_date)
+    accrued = sr.portion_surcharge(terms, open_amount, inst.due_date, on)
+    rule = {sr.LAJ7: "LAJ-7", sr.IRR9: "IRR-9", sr.RESOLUTION: "SID-1"}.get(receivable.surcharge_rule, "")
+    return {"overdue": True, "surcharge": max(posted, ZERO) + accrued, "surcharge_rule": rule}
+
+
 def payee_of(program: str, collector) -> tuple[str, str]:
     """(to whom checks are made out, the rule that says so or ""): the Secretary of the Treasury
     when the Treasury collects or for franchise tariffs (FRA-3), else the collecting office."""
@@ -277,15 +291,20 @@ def notice_context(notice, *, activation_codes: dict[int, str] | None = None, ca
     district = cache.district(breakdown.get("district"))
     office = (district.office if district is not None else None) or receivable.office
     installments = sorted(receivable.installments.all(), key=lambda i: (i.due_date, i.seq))
-    open_by_installment = {row["installment_id"]: row["s"] for row in LedgerEntry.objects.filter(
-        receivable=receivable, component=LedgerEntry.Component.PRINCIPAL).values("installment_id")
-        .annotate(s=Sum("amount")).order_by()}
+    sums: dict[tuple[int, str], Decimal] = {
+        (row["installment_id"], row["component"]): row["s"] for row in LedgerEntry.objects.filter(
+            receivable=receivable, installment__isnull=False,
+            component__in=(LedgerEntry.Component.PRINCIPAL, LedgerEntry.Component.SURCHARGE))
+        .values("installment_id", "component").annotate(s=Sum("amount")).order_by()}
     rows = []
     for inst in installments:
-        open_amount = max(open_by_installment.get(inst.pk, inst.amount) or ZERO, ZERO)
+        open_amount = max(sums.get((inst.pk, LedgerEntry.Component.PRINCIPAL), inst.amount) or ZERO, ZERO)
         rows.append({"seq": inst.seq, "due_date": inst.due_date, "amount": inst.amount, "open": open_amount,
-                     "grace_end": _grace_end(cache, receivable, inst.due_date)})
+                     "grace_end": _grace_end(cache, receivable, inst.due_date),
+                     **_overdue(cache, receivable, inst, open_amount, notice.issued_on,
+                                posted=sums.get((inst.pk, LedgerEntry.Component.SURCHARGE)) or ZERO)})
     amount_due = sum((r["open"] for r in rows), ZERO)
+    surcharge_due = sum((r["surcharge"] for r in rows), ZERO)
     lajas = None
     if "gross" in breakdown and "net" in breakdown:
         lajas = {"gross": _dec(breakdown.get("gross")), "credit": _dec(breakdown.get("credit")),
@@ -326,6 +345,8 @@ def notice_context(notice, *, activation_codes: dict[int, str] | None = None, ca
         "has_codes": any(a["activation_code"] for a in addressees),
         "lines": lines_of(receivable, program), "lajas": lajas, "installments": rows,
         "total": receivable.amount, "amount_due": amount_due, "credited": receivable.amount - amount_due,
+        "surcharge_due": surcharge_due, "owed_on_date": amount_due + surcharge_due,
+        "overdue": any(r["overdue"] for r in rows), "upcoming": [r for r in rows if not r["overdue"]],
         "consequences": consequences_of(receivable, program, installments, cache),
         "barcode_src": code128_data_uri(receivable.payment_reference), "portal_url": portal_url,
         "replaces": notice.replaces, "method_label": notice.get_method_display(),

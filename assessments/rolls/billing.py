@@ -16,9 +16,9 @@ from django.db.models import Sum
 from assessments.ledger.receivables import ReceivableRow, accounts_for_parcels, receivables_bulk_create
 from assessments.models import Fund, LedgerEntry, Receivable
 from assessments.rolls.models import Roll, RollLine
-from core.money import round_half_up
+from assessments.rules import lajas
 from core.parameters import DatabaseParameters
-from districts.models import WaterDelivery
+from districts.models import Membership, WaterDelivery
 from liens import services as lien_services
 
 CHUNK = 5000
@@ -144,7 +144,10 @@ def _bill_batch(roll, lines, fund, actor, on) -> int:
 
 
 def bill_water_sales(*, roll: Roll, actor, on: date) -> int:
-    """LAJ-5: a parcel not yet liable pays for the water it used, per acre-foot (parameter `laj_water_sales`)."""
+    """LAJ-5: before a Lajas parcel is liable it pays for the water it used, per acre-foot (parameter
+    `laj_water_sales`), on its real acres; water offered and not used is not sold. The roll of each
+    year sells the year before, for every year before liability — the last one included, so the
+    roll of a parcel's first liable year still sells the water of the year before it."""
     params = DatabaseParameters()
     try:
         version = params.get("laj_water_sales", on)
@@ -153,25 +156,41 @@ def bill_water_sales(*, roll: Roll, actor, on: date) -> int:
     price = Decimal(str(version.values["price_per_acre_foot"]))
     fund = fund_for(roll.district)
     prior = roll.fiscal_year - 1
-    lines = list(RollLine.objects.filter(roll=roll, exempt_reason="NOT_YET_LIABLE"))
+    members = {m.parcel_id: m for m in Membership.objects.filter(district=roll.district, excluded_on__isnull=True)
+               .select_related("parcel")}
+    lines = [line for line in RollLine.objects.filter(roll=roll).order_by("cadastre")
+             if line.parcel_id in members and lajas.sells_water_of_prior_year(
+                 lajas.liability_start(members[line.parcel_id].twelve_months_on), roll.fiscal_year)]
+    used: dict[int, list[Decimal]] = {}
+    for parcel_id, af in (WaterDelivery.objects.filter(parcel_id__in=[line.parcel_id for line in lines],
+                                                       fiscal_year=prior, offered_only=False)
+                          .values_list("parcel_id", "af_per_acre")):
+        used.setdefault(parcel_id, []).append(af)
     accounts = accounts_for_parcels(line.parcel_id for line in lines)
     rows = []
     for line in lines:
-        used = WaterDelivery.objects.filter(parcel_id=line.parcel_id, fiscal_year=prior).aggregate(
-            af=Sum("af_per_acre"))["af"] or Decimal(0)
-        acre_feet = used * line.weight
-        amount = round_half_up(acre_feet * price)
-        if amount <= 0:
+        m = members[line.parcel_id]
+        acres = real_acres(m)
+        sale = lajas.water_sale(used_af_per_acre=used.get(line.parcel_id, ()), real_acres=acres,
+                                price_per_acre_foot=price)
+        if sale.amount <= 0:
             continue
         rows.append(ReceivableRow(
             account_id=accounts[line.parcel_id], fund_id=fund.pk,
             office_id=roll.district.collecting_office_id or roll.district.office_id, kind=Receivable.Kind.WATER_SALE,
             source_type=f"rolls.WaterSale:{roll.pk}", source_id=line.cadastre,
-            installments=((on + timedelta(days=30), amount),), issued_on=on, creates_lien=False,
-            description=f"Venta de agua FY{prior} — {line.cadastre} ({acre_feet:.2f} acre-pies)",
-            breakdown={"rule": "LAJ-5", "acre_feet": str(acre_feet), "price_per_acre_foot": str(price),
+            installments=((on + timedelta(days=30), sale.amount),), issued_on=on, creates_lien=False,
+            description=f"Venta de agua FY{prior} — {line.cadastre} ({sale.acre_feet:.2f} acre-pies)",
+            breakdown={"rule": "LAJ-5", "fiscal_year_of_water": prior, "acre_feet": str(sale.acre_feet),
+                       "real_acres": str(acres), "price_per_acre_foot": str(price),
                        "parameters": [version.describe()]}))
     return receivables_bulk_create(rows=rows, actor=actor).created if rows else 0
+
+
+def real_acres(membership: Membership) -> Decimal:
+    """The parcel's real irrigated acres (gravity + pumped, unweighted); its recorded area when none."""
+    irrigated = membership.gravity_acres + membership.pumped_acres
+    return irrigated if irrigated > 0 else membership.parcel.area_acres
 
 
 def roll_collected(roll: Roll) -> Decimal:

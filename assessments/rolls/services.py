@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from assessments.rolls import generate, progress
+from assessments.rolls import generate, irr9, progress
 from assessments.rolls.models import CertifiedFigures, Roll, RollJob, RollLine, RollOverride
 from assessments.rules.irrigation import IrrigationInputError
 from assessments.rules.lajas import LajasInputError
@@ -232,6 +232,8 @@ def _certify_and_bill(*, roll: Roll, actor, on: date | None, report: progress.Re
         return Outcome(roll, False, f"{roll} ya estaba {roll.get_status_display().lower()}.")
     if RollOverride.objects.filter(line__roll=roll, status=RollOverride.Status.PENDING).exists():
         raise RollError("Hay cambios de líneas pendientes de aprobación.")
+    if (refusal := irr9.certify_refusal(roll)) is not None:
+        raise RollError(refusal)
     if roll.line_count == 0:
         raise RollError("El padrón no tiene líneas: genérelo primero.")
     roll.status, roll.certified_at, roll.certified_by = Roll.Status.CERTIFIED, timezone.now(), actor

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.views import View
 from django.views.generic import FormView, TemplateView
 
-from assessments.rolls import charts, progress, services
+from assessments.rolls import charts, irr9, progress, services
 from assessments.rolls.forms import OverrideForm, certified_form_for
 from assessments.rolls.models import CertifiedFigures, Roll, RollJob, RollLine, RollOverride
 from core import roles
@@ -132,7 +132,7 @@ class RollDetailView(StaffRequiredMixin, TemplateView):
                    chart=charts.charges_by_kind(roll), collections=charts.collections_against_total(roll),
                    can_write=roles.can_write(self.request.user),
                    water_price_missing=not roll.is_irrigation and not _has_parameter("laj_water_sales", roll),
-                   delinquency_missing=roll.is_irrigation and not _has_parameter("irr_delinquency", roll))
+                   irr9=irr9.terms_for_roll(roll) if roll.is_irrigation else None)
         ctx["corrections"] = roll_corrections(roll)
         certify_job = last_roll_job(roll, CERTIFY)
         if certify_job is not None:

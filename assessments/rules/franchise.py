@@ -141,7 +141,7 @@ def billing_period(*, fy_start: date, fy_end: date, issue_date: date, expiry_dat
 
 def uncovered(period: tuple[date, date], covered: Sequence[tuple[date, date]]) -> list[tuple[date, date]]:
     """The parts of `period` no interval of `covered` touches (a renewal never bills a day already
-    billed to the franchise it renews, SPEC FRA-3 Decision), in date order."""
+    billed to the franchise it renews, FRA-3 in docs/rules/franchises.md), in date order."""
     gaps = [period]
     for c_start, c_end in sorted(covered):
         out = []

@@ -417,6 +417,27 @@ class RollTally:
 # Pass 2
 
 
+@dataclass(frozen=True)
+class WaterSale:
+    acre_feet: Decimal
+    amount: Decimal
+
+
+def sells_water_of_prior_year(liable_from: date | None, fiscal_year: int) -> bool:
+    """LAJ-5: the roll of `fiscal_year` sells the water the parcel used in the year before when the
+    parcel was not liable that year: not liable yet, or liable from this year's July 1 (the last
+    year before liability is sold too)."""
+    return liable_from is None or liable_from >= fiscal_year_start(fiscal_year)
+
+
+def water_sale(*, used_af_per_acre: Iterable[Decimal], real_acres: Decimal, price_per_acre_foot: Decimal) -> WaterSale:
+    """LAJ-5 "por el agua que usare": acre-feet **used** (the caller leaves out water offered and not
+    used) on the parcel's real acres, not LAJ-2's weighted acres, at the acre-foot price; rounded
+    half-up to the cent once."""
+    acre_feet = sum(used_af_per_acre, Decimal(0)) * real_acres
+    return WaterSale(acre_feet=acre_feet, amount=round_half_up(acre_feet * price_per_acre_foot))
+
+
 def liability_start(completed_on: date | None) -> date | None:
     """LAJ-5: the July 1 following the day twelve months of water were completed (None: unknown)."""
     if completed_on is None:

@@ -31,11 +31,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal, localcontext
 
+from core.areas import acres_from_m2, cuerdas_from_m2
 from core.money import ZERO, round_half_up
 
 # SPEC conventions, "Area": exact definitions, never a rounded factor.
-CUERDA_M2 = Decimal("3930.395625")
-ACRE_M2 = Decimal("4046.8564224")
 
 NUMBER = "number"
 STRING = "string"
@@ -442,11 +441,10 @@ class TidParcel:
     use_class: str | None = None
 
     def attributes(self) -> dict[str, Value | None]:
-        """The formula's variables; cuerdas and acres derived from m² exactly (SPEC "Area")."""
-        with localcontext() as ctx:
-            ctx.prec = PRECISION
-            cuerdas = self.area_m2 / CUERDA_M2 if self.area_m2 is not None else None
-            acres = self.area_m2 / ACRE_M2 if self.area_m2 is not None else None
+        """The formula's variables: cuerdas and acres derived from m² exactly, then rounded half-up
+        to 4 decimals, the areas every engine takes (docs/rules/conventions.md, "Areas"; TID-2)."""
+        cuerdas = cuerdas_from_m2(self.area_m2) if self.area_m2 is not None else None
+        acres = acres_from_m2(self.area_m2) if self.area_m2 is not None else None
         return {"area_m2": self.area_m2, "area_cuerdas": cuerdas, "area_acres": acres,
                 "assessed_value": self.assessed_value, "frontage_m": self.frontage_m, "use_class": self.use_class}
 

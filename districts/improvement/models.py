@@ -403,6 +403,11 @@ class TidOrdinance(TimeStampedModel):
         """Approved by the mayor and published: its charges may be imposed."""
         return self.mayor_decision == self.Decision.APPROVED and self.published_on is not None
 
+    @property
+    def published_late(self) -> bool:
+        """TID-1: published after the week following the mayor's approval (flagged, still in force)."""
+        return bool(self.published_on and self.publication_due_on and self.published_on > self.publication_due_on)
+
     def due_dates_for(self, fiscal_year: int) -> list[date]:
         return rules.due_dates_in_fiscal_year(self.due_dates or [], fiscal_year)
 

@@ -606,7 +606,8 @@ def tid_mayor_decide(*, actor, ordinance: TidOrdinance, decision: str, decided_o
 @transaction.atomic
 def tid_publication_record(*, actor, ordinance: TidOrdinance, newspaper: str, published_on: date) -> TidOrdinance:
     """TID-1: published once, at the petitioner's cost, in a newspaper of general circulation during
-    the week after the mayor's approval (SPEC: the approval date + 7 days, moved past holidays)."""
+    the week after the mayor's approval (the approval date + 7 days, moved past holidays). A late
+    publication is recorded with a flag for legal review (Flag LATE_PUBLICATION), never refused."""
     ordinance = _locked(ordinance)
     if ordinance.published_on == published_on and ordinance.newspaper == newspaper:
         return ordinance
@@ -617,15 +618,25 @@ def tid_publication_record(*, actor, ordinance: TidOrdinance, newspaper: str, pu
             "d": ordinance.published_on.isoformat()})
     if not newspaper.strip():
         raise ValidationError({"newspaper": _("Indique el periódico de circulación general.")})
-    if not ordinance.decided_on <= published_on <= ordinance.publication_due_on:
+    if published_on < ordinance.decided_on:
         raise ValidationError({"published_on": _(
-            "TID-1: la publicación debe hacerse durante la semana siguiente a la aprobación: entre el %(start)s y "
-            "el %(end)s.") % {"start": ordinance.decided_on.isoformat(),
-                              "end": ordinance.publication_due_on.isoformat()}})
+            "TID-1: la ordenanza se publica después de la aprobación del alcalde (%(d)s).") % {
+            "d": ordinance.decided_on.strftime("%d/%m/%Y")}})
+    # The statute sets the week but no consequence for missing it: a late publication is recorded
+    # and flagged for legal review, never refused, and billing goes on (docs/rules, TID-1).
+    late = published_on > ordinance.publication_due_on
     ordinance.newspaper = newspaper.strip()
     ordinance.published_on = published_on
     _save(ordinance, actor=actor, action="tid.ordinance.publish",
-          data={"newspaper": ordinance.newspaper, "published_on": published_on.isoformat()})
+          data={"newspaper": ordinance.newspaper, "published_on": published_on.isoformat(), "late": late})
+    if late:
+        workqueue.flag_raise(
+            kind=Flag.Kind.LATE_PUBLICATION, target=ordinance, rule="TID-1", severity=Flag.Severity.HIGH,
+            opened_on=published_on, actor=actor,
+            description=_("Publicada el %(p)s en %(n)s, después del plazo de la semana siguiente a la aprobación "
+                          "(vencía el %(d)s). Revisión legal; no impide la facturación.") % {
+                "p": published_on.strftime("%d/%m/%Y"), "n": ordinance.newspaper,
+                "d": ordinance.publication_due_on.strftime("%d/%m/%Y")})
     petition = ordinance.petition
     petition.status = TidPetition.Status.PUBLISHED
     petition.save(update_fields=["status", "updated_at"])

@@ -1,10 +1,10 @@
-"""FRA-3 (statute 002, sec. 8.14 a): no fiscal year billed twice, none billed past its end.
+"""FRA-3 (Reglamento de Aguas, sec. 8.14 a): no fiscal year billed twice, none billed past its end.
 
 Sec. 8.14 a: the holders "remitirán al Departamento anual o semianualmente por adelantado [...] la
 suma correspondiente a la cantidad de agua cuyo aprovechamiento haya sido autorizado". Sec. 8.17:
 an amendment changes "el volumen de aprovechamiento autorizado" or "extensión en el período de
 vigencia"; sec. 8.18: a renewal that with the earlier franchises exceeds ten years "se seguirá el
-trámite correspondiente a una franquicia nueva". SPEC FRA-3 Decision: last year pro rata like the
+trámite correspondiente a una franquicia nueva". FRA-3 as docs/rules/franchises.md reads it: last year pro rata like the
 first; a renewal never bills a day already billed to its predecessor; a mid-year amendment of the
 volume is billed or credited pro rata from its date. Issued invoices are never edited: each
 correction is a new charge with its own ledger entries.

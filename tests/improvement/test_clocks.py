@@ -178,13 +178,32 @@ def test_tid1_publication_on_the_last_day_is_accepted(approved, staff_user):
     assert Clock.objects.get(rule="TID-1-PUBLICATION", object_id=ordinance.pk).status == Clock.Status.MET
 
 
-@pytest.mark.parametrize("published_on", [date(2026, 5, 14), date(2026, 5, 5)])
-def test_tid1_publication_outside_the_week_is_refused(approved, staff_user, published_on):
+def test_tid1_publication_before_the_approval_is_refused(approved, staff_user):
     with pytest.raises(ValidationError) as exc:
         services.tid_publication_record(actor=staff_user, ordinance=approved, newspaper="Primera Hora",
-                                        published_on=published_on)
-    assert "2026-05-06" in str(exc.value) and "2026-05-13" in str(exc.value)
+                                        published_on=date(2026, 5, 5))
+    assert "06/05/2026" in str(exc.value)
     assert TidOrdinance.objects.get(pk=approved.pk).published_on is None
+
+
+def test_tid1_late_publication_is_recorded_and_flagged_never_refused(approved, staff_user, make_user):
+    """TID-1 sets the week after the mayor's approval for publication but no consequence for missing
+    it: "A late publication is recorded and flagged for legal review, never refused; it does not
+    block billing." """
+    from core.dashboard.registry import collect
+    from core.dashboard.selectors import items_for_user
+    from core.models import Flag
+
+    ordinance = services.tid_publication_record(actor=staff_user, ordinance=approved, newspaper="Primera Hora",
+                                                published_on=date(2026, 5, 20))
+    assert ordinance.published_on == date(2026, 5, 20) and ordinance.published_late
+    assert ordinance.in_force  # its charges may be imposed: billing proceeds with the flag
+    assert Clock.objects.get(rule="TID-1-PUBLICATION", object_id=ordinance.pk).status == Clock.Status.MISSED
+    flag = Flag.objects.get(kind=Flag.Kind.LATE_PUBLICATION, object_id=ordinance.pk, resolved_on__isnull=True)
+    assert flag.rule == "TID-1" and "13/05/2026" in flag.description
+    legal = make_user("nilda.legal", "legal_reviewer")
+    items = [i for i in items_for_user(legal, collect(today=date(2026, 5, 20))) if i.key == f"flag:{flag.pk}"]
+    assert items and "TID-1" in items[0].title
 
 
 # --- TID-4: certified-mail notices within 30 days of the association's receipt ------------------

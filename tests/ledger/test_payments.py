@@ -110,12 +110,23 @@ def test_overpayment_becomes_credit_applied_to_next_charge(account, charge, batc
 
 
 def test_irr9_without_parameters_charges_no_surcharge_and_says_so(account, charge, batch, cashier):
+    from core.models import ParameterVersion
+
+    ParameterVersion.objects.filter(family="irr_delinquency").delete()  # not even "none apply" recorded
     charge([(date(2025, 7, 1), "1000.00")], rule="IRR-9", fund="irr")
     st = statement(account=account, as_of=date(2026, 1, 15))
     assert st.accrued_surcharge == D("0.00")
     assert any("irr_delinquency" in n for n in st.notes)
     p = pay(account, "1000.00", date(2026, 1, 15), batch, cashier)
     assert not p.entries.filter(kind="SURCHARGE").exists()
+
+
+def test_irr9_none_apply_recorded_charges_no_surcharge_and_names_the_decision(account, charge):
+    """IRR-9: the administrator recorded that the property-tax law gives no terms to apply."""
+    charge([(date(2025, 7, 1), "1000.00")], rule="IRR-9", fund="irr")
+    st = statement(account=account, as_of=date(2026, 1, 15))
+    assert st.accrued_surcharge == D("0.00")
+    assert any("no aplican" in n for n in st.notes)
 
 
 def test_irr9_with_parameters_entered_by_an_administrator(account, charge, batch, cashier):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import gc
 import io
 from datetime import date
+from decimal import Decimal
 
 import pytest
 from django.utils import translation
@@ -119,7 +120,7 @@ def test_the_notice_states_how_it_is_mailed_with_its_rule(staff_user, associatio
 def test_a_franchise_tariff_invoice_goes_by_regular_mail_fra_3(staff_user, treasury):
     """Issue #16 (§8.19): only the notices of modification, suspension or revocation go "mediante
     correo certificado con acuse de recibo"; an ordinary tariff invoice (sec. 8.14) goes by regular
-    mail (SPEC FRA-8: "this notice, not the ordinary tariff invoices, which go by regular mail")."""
+    mail (FRA-8 in docs/rules/franchises.md: "this notice only; ordinary invoices go by regular mail")."""
     rec = _charge(staff_user, program="FRA", office=treasury, holder=True)
     notice = services.notice_issue(receivable=rec, actor=staff_user)
     text = pdf_text(notice.document)
@@ -286,3 +287,33 @@ def test_the_collecting_offices_letterhead_image_heads_the_notice(staff_user):
     page = _pdf(notice.document).pages[0]
     assert len(page.images) == 3     # the letterhead, the barcode and the QR code
     assert notice.document.page_count == 1 and TREASURY in pdf_text(notice.document)
+
+
+def test_a_notice_dated_after_the_due_date_says_overdue_and_states_the_surcharge_on_its_date(staff_user, treasury):
+    """A notice issued after a due date never prints that date as if it were ahead: it says the
+    installment is overdue and states the surcharge accrued on the notice's date, with its rule."""
+    from assessments.notices.context import notice_context
+
+    parcel = factories.parcel(cadastre="500-100-200-09", municipality="Rincón")
+    factories.own(parcel, factories.person(given="Gloria", first="Méndez", second="Ruiz"))
+    fund = Fund.objects.get_or_create(code="fund-sid", defaults={"name": "Fondo SID", "lien_kind": "SID"})[0]
+    rec = receivable_create(
+        account=account_for_parcel(parcel), fund=fund, office=treasury, kind="BENEFIT_CHARGE", source_type="sid:2027",
+        source_id="500-100-200-09", installments=[(date(2026, 10, 1), "300.00"), (date(2027, 4, 1), "300.00")],
+        description="Cargo SID FY2027", breakdown={"rule": "SID-1", "program": "SID", "fiscal_year": 2027},
+        issued_on=date(2026, 9, 1), actor=staff_user, creates_lien=True, surcharge_rule="RESOLUTION",
+        surcharge_terms={"grace_days": "30", "surcharge_pct": "10", "interest_pct_per_month": "0"})
+    notice = services.notices_number(receivable_ids=[rec.pk], actor=staff_user, on=date(2026, 12, 1))[0]
+
+    ctx = notice_context(notice)
+    first, second = ctx["installments"]
+    assert (first["overdue"], first["surcharge"], first["surcharge_rule"]) == (True, Decimal("30.00"), "SID-1")
+    assert (second["overdue"], second["surcharge"]) == (False, Decimal("0"))
+    assert ctx["owed_on_date"] == Decimal("630.00") and [r["seq"] for r in ctx["upcoming"]] == [2]
+
+    issued = services.notice_issue(receivable=rec, actor=staff_user)
+    text = pdf_text(issued.document)
+    assert "Plazo 1 vencido el 01/10/2026" in text
+    assert "recargo al 01/12/2026: $30.00 (SID-1)" in text
+    assert "$630.00" in text and "Próximo plazo vence el" in text and "01/04/2027" in text
+    assert "Plazo 1: $300.00 · vence el" not in text

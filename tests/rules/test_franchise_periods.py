@@ -1,9 +1,9 @@
 """FRA-3 periods: no fiscal year's day is billed twice, none past the authorization's end.
 
 Reglamento para el Aprovechamiento, Uso, Conservación y Administración de las Aguas de Puerto
-Rico (statute 002), sec. 8.14 a: "los tenedores de franquicias o sus representantes autorizados
+Rico, sec. 8.14 a: "los tenedores de franquicias o sus representantes autorizados
 remitirán al Departamento anual o semianualmente por adelantado [...] la suma correspondiente a
-la cantidad de agua cuyo aprovechamiento haya sido autorizado". SPEC FRA-3 Decision: the billing
+la cantidad de agua cuyo aprovechamiento haya sido autorizado". FRA-3 as docs/rules/franchises.md reads it: the billing
 year is the fiscal year; a franchise issued mid-year is billed pro rata by days for its first
 year, and one whose authorization ends mid-year for its last; a renewal never bills a day already
 billed to its predecessor; an amendment of the authorized volume mid-year is billed or credited
@@ -39,13 +39,13 @@ def test_days_are_counted_with_both_ends():
 ])
 def test_the_last_year_of_an_authorization_ending_mid_year_is_billed_pro_rata(annual, expiry, amount):
     """sec. 8.14 a bills "la cantidad de agua cuyo aprovechamiento haya sido autorizado": past the
-    expiry nothing is authorized, so the last fiscal year pays July 1 to the expiry, by days (SPEC
-    FRA-3 Decision), rounded half-up once."""
+    expiry nothing is authorized, so the last fiscal year pays July 1 to the expiry, by days (FRA-3
+    reading), rounded half-up once."""
     assert last_year_amount(Decimal(annual), D(expiry)) == Decimal(amount)
 
 
 def test_the_first_and_last_years_are_the_same_rule():
-    """"pro rata, like the first" (SPEC FRA-3): issue date to June 30 and July 1 to expiry add up
+    """"pro rata, like the first" (FRA-3, issue #16): issue date to June 30 and July 1 to expiry add up
     to the year when one franchise ends the day before the other starts."""
     annual = Decimal("100.00")
     assert first_year_amount(annual, D("2027-03-15")) + last_year_amount(annual, D("2027-03-14")) == annual
@@ -62,7 +62,7 @@ def test_the_billing_period_is_the_part_of_the_year_the_authorization_covers():
 
 
 def test_a_renewal_bills_only_the_days_not_billed_to_its_chain():
-    """SPEC FRA-3: "a renewal or a franchise that succeeds another never bills a day already billed
+    """FRA-3 (issue #16): "a renewal or a franchise that succeeds another never bills a day already billed
     to its predecessor"."""
     assert uncovered(FY27, [(D("2026-07-01"), D("2026-11-06"))]) == [(D("2026-11-07"), D("2027-06-30"))]
     assert uncovered(FY27, [FY27]) == []
@@ -104,7 +104,7 @@ def _corrections(**kw):
 
 def test_an_amendment_of_the_volume_mid_year_bills_or_credits_the_difference_pro_rata():
     """sec. 8.17 (enmienda del "volumen de aprovechamiento autorizado") with 8.14 a (the tariff is
-    on the volume authorized): from the amendment's date the year pays the new volume. SPEC FRA-3:
+    on the volume authorized): from the amendment's date the year pays the new volume. FRA-3 (issue #16):
     "an amendment of the authorized volume mid-year is billed or credited pro rata from its date"."""
     up = _corrections(annual_after=Decimal("250.00"))
     assert up == [("VOLUME", "2026-12-01", "2027-06-30", 212, "87.12")]  # 150 × 212/365

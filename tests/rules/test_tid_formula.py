@@ -31,7 +31,7 @@ P = TidParcel("P", area_m2=Decimal("3930.395625"), assessed_value=Decimal("10000
     (".5 + 1.", "1.50"),
     ("area_m2", "3930.40"),
     ("area_cuerdas", "1.00"),
-    ("area_acres * 1000", "971.22"),  # 3930.395625 / 4046.8564224 = 0.97122191...
+    ("area_acres * 1000", "971.20"),  # 3930.395625 / 4046.8564224 = 0.97122191... → 0.9712
     ("assessed_value * 0.0015", "150.00"),
     ("min(5, 3, 4)", "3.00"),
     ("max(1, 2)", "2.00"),
@@ -60,11 +60,25 @@ def test_charge(formula, charge):
 
 @pytest.mark.parametrize(("formula", "value"), [
     ("area_cuerdas", Decimal(1)),
-    ("area_acres * 4046.8564224", Decimal("3930.395625")),
+    ("area_acres", Decimal("0.9712")),  # acres half-up to 4 places, as every engine takes them
     ("2.675", Decimal("2.675")),
 ])
 def test_exact_value_before_rounding(formula, value):
     assert evaluate(parse(formula), P.attributes()) == value
+
+
+@pytest.mark.parametrize(("area_m2", "acres", "cuerdas"), [
+    ("1", "0.0002", "0.0003"),  # 0.000247105... and 0.000254427...: half-up, 4 places
+    ("12140.5692672", "3.0000", "3.0889"),  # exactly 3 acres; 3.088892... cuerdas
+    ("2023.4282112", "0.5000", "0.5148"),  # 0.5 acres; cuerdas 0.514818... → 0.5148
+])
+def test_areas_fed_to_the_formula_are_rounded_to_four_places(area_m2, acres, cuerdas):
+    """TID-2 and the conventions: area_acres and area_cuerdas are rounded half-up to 4 decimals,
+    as every engine's areas; the charge is computed from the rounded figures."""
+    parcel = TidParcel("A", area_m2=Decimal(area_m2))
+    attrs = parcel.attributes()
+    assert (attrs["area_acres"], attrs["area_cuerdas"]) == (Decimal(acres), Decimal(cuerdas))
+    assert parcel_charge(parse("10000 * area_acres"), parcel) == Decimal(acres) * 10000
 
 
 @pytest.mark.parametrize(("formula", "charge"), [

@@ -9,7 +9,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from assessments.compute import run
 from assessments.engine_inputs import roll_payload
-from assessments.rolls import services
+from assessments.rolls import irr9, services
 from assessments.rolls.models import CertifiedFigures, Roll
 from districts.models import District
 
@@ -48,6 +48,12 @@ class Command(BaseCommand):
             outcome = services.roll_generate(district_code=district.code, fiscal_year=FISCAL_YEAR, actor=actor)
             self.stdout.write(outcome.message)
             roll = Roll.objects.get(pk=outcome.roll.pk)
+            admin = User.objects.filter(is_superuser=True).order_by("pk").first()
+            if roll.status == Roll.Status.DRAFT and irr9.certify_refusal(roll) and admin is not None:
+                # IRR-9: the demo office has not entered CRIM's delinquency terms; its administrator
+                # records that none apply, so the demo shows the decision on the roll page.
+                irr9.record_none_apply(roll=roll, actor=admin, reason=(
+                    "Demostración: los términos de morosidad del CRIM se entran al configurar la oficina."))
             self.stdout.write(services.roll_certify(roll=roll, actor=approver).message)
             if finalize:
                 self.stdout.write(services.roll_finalize(roll=roll, actor=approver, on=date(2026, 7, 1)).message)
