@@ -262,7 +262,6 @@ LEGACY_PROSE = {
     "districts/improvement/services.py": 3,
     "districts/improvement/urls.py": 2,
     "districts/models.py": 1,
-    "docs/api/openapi.yaml": 1,
     "franchises/models.py": 2,
     "franchises/rules.py": 1,
     "liens/management/commands/seed_liens.py": 1,
