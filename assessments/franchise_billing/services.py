@@ -157,7 +157,8 @@ def franchise_invoice_create(*, franchise: Franchise, fiscal_year: int, actor, i
                                 installments=[Decimal(a) for a in result["installments"]], issued_on=period_start,
                                 period_end=period_end)
     version = _version(params, period_start)
-    lines = [{"seq": i + 1, "due_date": d.isoformat(), "amount": str(a), "rule": plan.rule}
+    covers = [plan.period_start.isoformat(), plan.period_end.isoformat()]
+    lines = [{"seq": i + 1, "due_date": d.isoformat(), "amount": str(a), "rule": plan.rule, "covers": covers}
              for i, (d, a) in enumerate(plan.installments)]
     breakdown = {
         "calculation": "franchise-tariff", "input": payload, "rules": ["FRA-1", "FRA-3"],
@@ -292,7 +293,8 @@ def _correction_create(f: Franchise, invoice: FranchiseCharge, c: rules.Correcti
         "annual_before": str(c.annual_before), "annual_after": str(c.annual_after), "amount": str(c.amount),
         "text": "Prorrata por días de la diferencia de tarifa anual, redondeada una vez (FRA-3)."
         if c.cause == rules.VOLUME else "Prorrata por días de la tarifa anual (FRA-3).",
-        "lines": [{"seq": 1, "due_date": issued_on.isoformat(), "amount": str(c.amount), "rule": "FRA-3"}],
+        "lines": [{"seq": 1, "due_date": issued_on.isoformat(), "amount": str(c.amount), "rule": "FRA-3",
+                   "covers": [c.period_start.isoformat(), c.period_end.isoformat()]}],
     }
     fields = {"franchise": f, "fiscal_year": c.fiscal_year, "tariff_class": f.tariff_class,
               "payment_plan": f.payment_plan, "prorated": True, "period_start": c.period_start,

@@ -124,6 +124,12 @@ def _line_label(line: dict, due: date | None, count: int) -> tuple[str, str]:
     """(what the line is, how its amount was bounded) as printed in the concept column."""
     if line.get("kind") == "stub":
         label = _("Fracción inicial hasta el próximo semestre")
+    elif isinstance(line.get("covers"), list) and len(line["covers"]) == 2 and all(map(_date, line["covers"])):
+        # A franchise tariff line bills its own period (FRA-3), not a fiscal semester.
+        start, end = (_date(d) for d in line["covers"])
+        label = _("Tarifa del %(start)s al %(end)s") % {"start": f"{start:%d/%m/%Y}", "end": f"{end:%d/%m/%Y}"}
+        if count > 1:
+            label += " · " + _("plazo %(n)s de %(t)s") % {"n": line.get("seq") or "?", "t": count}
     elif line.get("seq") and not line.get("period") and rules.rule_id(line.get("rule")) in INSTALLMENT_RULES:
         # SID-1 / TID-2 installments follow the resolution or ordinance, not the fiscal semesters.
         label = _("Plazo %(n)s de %(t)s") % {"n": line["seq"], "t": count}

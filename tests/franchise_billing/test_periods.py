@@ -232,6 +232,7 @@ def test_the_invoice_pdf_names_the_period_billed(make_franchise, staff_user):
     charge = bill(make_franchise(expiry=D("2027-03-14"))).charge
     text = pdf_text(notice_services.notice_issue(receivable=charge.receivable, actor=staff_user).document)
     assert "Período facturado 01/07/2026 – 14/03/2027 (257 de 365 días, FRA-3)" in text
+    assert "Tarifa del 01/07/2026 al 14/03/2027" in text and "semestre" not in text
 
 
 def test_invoices_issued_before_periods_were_checked_are_credited_for_days_past_the_expiry(make_franchise):
