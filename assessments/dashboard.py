@@ -11,6 +11,7 @@ from assessments.ledger.aging import BUCKET_LABELS, aging_overview, aging_summar
 from core import roles
 from core.dashboard.items import Item
 from core.dashboard.registry import Context, register
+from core.dashboard.waiting import Waiting, register_waiting
 from core.money import round_half_up
 from districts.models import District
 
@@ -54,3 +55,23 @@ def delinquent(ctx: Context):
         yield Item(key="delinquent:other", kind="delinquent", kind_label=_("Morosidad"),
                    title=_("Cobrar lo vencido fuera de los distritos (franquicias y otros cargos)"),
                    url=_aging_url(), amount=rest, roles=(roles.CASHIER,))
+
+
+@register_waiting
+def ledger_waiting_on_role(user):
+    """Adjustments, write-offs and refunds to decide (not one's own requests: four eyes), and the
+    cashier's open drawer."""
+    from assessments.models import Adjustment, CashierBatch
+
+    pending = (Adjustment.objects.filter(status=Adjustment.Status.PENDING).exclude(requested_by=user)
+               .values_list("kind", flat=True))
+    kinds = list(pending)
+    labels = {Adjustment.Kind.ADJUSTMENT: ("adjustment", _("Ajustes por aprobar")),
+              Adjustment.Kind.WRITE_OFF: ("write_off", _("Bajas de deuda por aprobar")),
+              Adjustment.Kind.REFUND: ("refund", _("Reembolsos por aprobar"))}
+    for kind, (key, label) in labels.items():
+        yield Waiting(key=key, action=roles.APPROVE, label=label, count=kinds.count(kind),
+                      url=reverse("assessments:adjustments"), order=11)
+    batches = CashierBatch.objects.filter(cashier=user, status=CashierBatch.Status.OPEN).count()
+    yield Waiting(key="cash_batch", action=roles.PAY, label=_("Lotes de caja abiertos por cuadrar y cerrar"),
+                  count=batches, url=reverse("assessments:my_batch"), order=30)

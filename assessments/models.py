@@ -297,6 +297,10 @@ class Adjustment(TimeStampedModel):
                                    verbose_name=_("decidido por"))
     decided_at = models.DateTimeField(_("decidido"), null=True, blank=True)
     decision_note = models.CharField(_("nota de la decisión"), max_length=300, blank=True)
+    # Whose credit (a refund's payee, or whom an account-level decrease credits): credits belong to the payer.
+    payee_party = models.ForeignKey("districts.Party", on_delete=models.PROTECT, null=True, blank=True,
+                                    related_name="+", verbose_name=_("beneficiario"))
+    payee_name = models.CharField(_("beneficiario (nombre)"), max_length=200, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -352,6 +356,11 @@ class LedgerEntry(models.Model):
     rule = models.CharField(_("regla"), max_length=12, blank=True)
     actor = models.ForeignKey(USER, null=True, blank=True, on_delete=models.PROTECT, related_name="+",
                               verbose_name=_("usuario"))
+    # On CREDIT-component entries: whose credit it is (the payer of the overpayment, or of the payment a
+    # decrease gives back). Credits belong to the payer, not to the parcel (issue #16). Blank: the account's.
+    credit_party = models.ForeignKey("districts.Party", on_delete=models.PROTECT, null=True, blank=True,
+                                     related_name="+", verbose_name=_("crédito de (persona)"))
+    credit_payer = models.CharField(_("crédito de"), max_length=200, blank=True, default="", db_default="")
 
     class Meta:
         ordering = ["effective_date", "id"]

@@ -50,3 +50,6 @@ if settings.DEBUG:
     from django.conf.urls.static import static
 
     urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)
+
+# Under /api/ a path no route matches answers JSON, as the API's own 404s (core/api_schema.py).
+handler404 = "core.api_schema.api_not_found"

@@ -5,6 +5,7 @@ Every rounding names ROUND_HALF_UP explicitly; nothing here touches floats.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Hashable, Iterable
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from fractions import Fraction
@@ -216,3 +217,37 @@ def plan_apportionment(total_cents: int, weights: Iterable[tuple[Hashable, objec
         key_limit = group_keys[taken - 1]
     remainder = total_cents * weight % weight_sum
     return CentApportionment(total_cents, weight_sum, count, left, (remainder, weight, key_limit))
+
+
+# A number as a person in Puerto Rico types it: "1234.56", "1,234.56", "$1,234.56", "-20". Commas only
+# group thousands (groups of three); "500,00" could be Spain's 500.00 or a typo of 50,000, so it is refused.
+_PLAIN = re.compile(r"^[+-]?\d+(\.\d+)?$|^[+-]?\.\d+$")
+_GROUPED = re.compile(r"^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$")
+
+
+class AmbiguousNumber(ValueError):
+    """A comma that is not a thousands separator ("500,00", "1.234,56"): refused, never guessed."""
+
+
+def parse_amount(text: object) -> Decimal:
+    """Decimal from what was typed: "1,234.56" or "1234.56" (a leading "$" and spaces are fine).
+
+    Raises AmbiguousNumber for a comma that does not group thousands, ValueError for anything else
+    that is not a number ("abc"). Never rounds: the field's decimal places decide what is accepted.
+    """
+    if isinstance(text, Decimal):
+        return text
+    if isinstance(text, (bool, float)):
+        raise TypeError(f"refusing {type(text).__name__} for money: {text!r}")
+    s = str(text).strip().replace(" ", "").replace("\u00a0", "")
+    if s[:1] in "+-" and s[1:2] == "$":
+        s = s[0] + s[2:]
+    elif s.startswith("$"):
+        s = s[1:]
+    if _PLAIN.match(s):
+        return Decimal(s)
+    if _GROUPED.match(s):
+        return Decimal(s.replace(",", ""))
+    if "," in s and re.fullmatch(r"[+-]?[\d.,]+", s):
+        raise AmbiguousNumber(s)
+    raise ValueError(f"not a number: {text!r}")

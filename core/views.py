@@ -34,6 +34,11 @@ class HomeView(StaffRequiredMixin, TemplateView):
         # Issue #10: what needs attention first ("Esta semana"), from every app's dashboard provider.
         ctx.update(home_board(self.request.user, ctx["today"]), assignees=assignees_for(self.request.user),
                    can_write=roles.can_write(self.request.user))
+        # Issue #17: what waits on this user's roles (requests to approve, the cash drawer, rulings).
+        from core.dashboard.waiting import waiting_for
+
+        ctx["waiting"] = waiting_for(self.request.user)
+        ctx["waiting_total"] = sum(w.count for w in ctx["waiting"])
         return ctx
 
 

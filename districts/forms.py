@@ -1,12 +1,21 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from core.forms import DateInput, PRModelForm
 from districts.models import District, Membership, Office, Ownership, Parcel, Party, WaterDelivery
+from districts.reference import normalize_cadastre
 
-DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+DATE = DateInput()
 
 
-class PartyForm(forms.ModelForm):
+class CadastreField(forms.CharField):
+    """Typed without dashes (37100111134) is accepted and kept as the register writes it (371-001-111-34)."""
+
+    def to_python(self, value):
+        return normalize_cadastre(super().to_python(value))
+
+
+class PartyForm(PRModelForm):
     class Meta:
         model = Party
         fields = ["kind", "given_names", "first_surname", "second_surname", "organization_name", "representative",
@@ -15,28 +24,29 @@ class PartyForm(forms.ModelForm):
                   "address_municipality", "address_zip"]
 
 
-class OfficeForm(forms.ModelForm):
+class OfficeForm(PRModelForm):
     class Meta:
         model = Office
         fields = ["name", "kind", "phone", "email", "letterhead", "issues", "collects", "address_urbanization",
                   "address_street", "address_number", "address_po_box", "address_municipality", "address_zip"]
 
 
-class ParcelForm(forms.ModelForm):
+class ParcelForm(PRModelForm):
     class Meta:
         model = Parcel
         fields = ["cadastre", "municipality", "barrio", "location", "area_value", "area_unit", "assessed_value",
                   "use_class", "frontage_m", "is_public_land"]
+        field_classes = {"cadastre": CadastreField}
 
 
-class OwnershipForm(forms.ModelForm):
+class OwnershipForm(PRModelForm):
     class Meta:
         model = Ownership
         fields = ["parcel", "party", "share_pct", "start_date", "end_date", "deed"]
         widgets = {"start_date": DATE, "end_date": DATE}
 
 
-class DistrictForm(forms.ModelForm):
+class DistrictForm(PRModelForm):
     class Meta:
         model = District
         fields = ["kind", "code", "name", "municipalities", "region", "office", "collecting_office",
@@ -44,7 +54,7 @@ class DistrictForm(forms.ModelForm):
         widgets = {"completion_certified_on": DATE}
 
 
-class MembershipForm(forms.ModelForm):
+class MembershipForm(PRModelForm):
     class Meta:
         model = Membership
         fields = ["district", "parcel", "included_on", "status", "excluded_on", "gravity_acres", "pumped_acres",
@@ -53,7 +63,7 @@ class MembershipForm(forms.ModelForm):
             ["included_on", "excluded_on", "first_water_on", "free_period_end", "twelve_months_on"], DATE)
 
 
-class WaterDeliveryForm(forms.ModelForm):
+class WaterDeliveryForm(PRModelForm):
     class Meta:
         model = WaterDelivery
         fields = ["parcel", "fiscal_year", "semester", "af_per_acre", "offered_only"]

@@ -7,10 +7,17 @@ from django.db.models import Prefetch, Q, QuerySet
 
 from core.text import fold
 from districts.models import District, Membership, Office, Ownership, Parcel, Party
+from districts.reference import normalize_cadastre
 
 
 def _terms(query: str) -> list[str]:
     return fold(query).split()
+
+
+def _parcel_terms(query: str) -> list[set[str]]:
+    # Each word as typed, and a run of digits also as a cadastre with its dashes ("37100111134" finds
+    # 371-001-111-34); the word as typed still finds a phone or a ZIP code.
+    return [{fold(word), fold(normalize_cadastre(word))} for word in (query or "").split()]
 
 
 def party_search(query: str = "") -> QuerySet[Party]:
@@ -29,9 +36,12 @@ def current_ownerships(on: date | None = None):
 def parcel_search(query: str = "", *, district: District | None = None) -> QuerySet[Parcel]:
     """Search parcels by cadastre, location or any current owner's name (both surnames), accent-blind."""
     qs = Parcel.objects.select_related("municipality")
-    for term in _terms(query):
-        owner_hit = current_ownerships().filter(party__search_text__contains=term).values("parcel_id")
-        qs = qs.filter(Q(search_text__contains=term) | Q(pk__in=owner_hit))
+    for variants in _parcel_terms(query):
+        hit = Q()
+        for term in variants:
+            owner_hit = current_ownerships().filter(party__search_text__contains=term).values("parcel_id")
+            hit |= Q(search_text__contains=term) | Q(pk__in=owner_hit)
+        qs = qs.filter(hit)
     if district is not None:
         qs = qs.filter(memberships__district=district)
     return qs.prefetch_related(

@@ -45,6 +45,6 @@ def parcel_sell(*, actor, parcel: Parcel, buyers: list[tuple[Party, Decimal]], o
         own.save(update_fields=["end_date", "updated_at"])
     created = [Ownership.objects.create(parcel=parcel, party=party, share_pct=share, start_date=on, deed=deed)
                for party, share in buyers]
-    audit(actor=actor, action="parcel.sell", target=parcel, summary=f"{parcel.cadastre} vendida el {on.isoformat()}",
+    audit(actor=actor, action="parcel.sell", target=parcel, summary=f"{parcel.cadastre} vendida el {on:%d/%m/%Y}",
           data={"buyers": [[p.pk, str(s)] for p, s in buyers], "deed": deed})
     return created

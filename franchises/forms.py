@@ -6,11 +6,12 @@ from datetime import date
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from core.forms import AmountField, DateInput, DateTimeInput, PRModelForm
 from districts.models import Office, Party
 from franchises import rules
 from franchises.models import Application, Franchise, HolderType, Proceeding, TariffClass, UsageReport
 
-DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+DATE = DateInput()
 TEXT = forms.Textarea(attrs={"rows": 3})
 
 
@@ -26,7 +27,7 @@ class FranchiseSearchForm(forms.Form):
                                choices=[("", _("Todos los estados"))] + list(Franchise.Status.choices))
 
 
-class FranchiseForm(forms.ModelForm):
+class FranchiseForm(PRModelForm):
     class Meta:
         model = Franchise
         fields = ["number", "holder", "holder_type", "property_parcel", "property_owner", "source", "use",
@@ -68,7 +69,7 @@ class MeterReadingForm(forms.Form):
             raise forms.ValidationError(_("Indique el mes como AAAA-MM.")) from None
 
 
-class UsageReportForm(forms.ModelForm):
+class UsageReportForm(PRModelForm):
     class Meta:
         model = UsageReport
         fields = ["period_start", "period_end", "gallons_used", "received_on", "nonuse_justified", "justification"]
@@ -167,7 +168,7 @@ class ApplicationDecideForm(forms.Form):
     grant = forms.TypedChoiceField(label=_("Determinación"), widget=forms.RadioSelect, coerce=lambda v: v == "GRANT",
                                    choices=[("GRANT", _("Conceder")), ("DENY", _("Denegar"))])
     determination = forms.CharField(label=_("Fundamentos"), widget=TEXT, required=False)
-    outstanding_debt = forms.DecimalField(
+    outstanding_debt = AmountField(
         label=_("Deuda por uso de agua verificada ($)"), max_digits=14, decimal_places=2, min_value=0, required=False,
         help_text=_("FRA-7: verifique la cuenta de la franquicia; escriba 0.00 si no hay deuda."))
     new_number = forms.CharField(label=_("Número de la franquicia nueva"), required=False, max_length=40,
@@ -219,13 +220,12 @@ class HearingRequestForm(forms.Form):
 
 class HearingUpdateForm(forms.Form):
     scheduled_for = forms.DateTimeField(label=_("Señalada para"), required=False,
-                                        widget=forms.DateTimeInput(attrs={"type": "datetime-local"},
-                                                                   format="%Y-%m-%dT%H:%M"))
+                                        widget=DateTimeInput())
     held_on = forms.DateField(label=_("Celebrada el"), widget=DATE, required=False)
     summary = forms.CharField(label=_("Resumen"), widget=TEXT, required=False)
 
 
-class ProceedingForm(forms.ModelForm):
+class ProceedingForm(PRModelForm):
     class Meta:
         model = Proceeding
         fields = ["cause", "opened_on", "detail", "cease_and_desist"]

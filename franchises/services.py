@@ -368,10 +368,22 @@ def application_decide(*, actor, application: Application, decided_on: date, gra
     else:
         outcome = rules.Outcome(Status.GRANTED, "", "FRA-6" if app.kind == Kind.AMENDMENT else "FRA-9")
 
+    if grant:
+        # What the person chose is what is recorded: a request to grant that the statute does not allow
+        # (documents missing, fee unpaid, a debt, an acquired right not yet transferred) is refused with
+        # the reasons, never turned into a denial under a text that says it is granted.
+        _require_complete(app)
+        if outcome.status == Status.DENIED:
+            reason = outcome.reason
+            if outcome.rule == "FRA-7":
+                reason = _("existe deuda por uso de las aguas ($%(debt)s): la franquicia no se renueva (FRA-7, "
+                           "sec. 8.18).") % {"debt": f"{outstanding_debt:,.2f}"}
+            raise ValidationError({"grant": _("No se puede conceder: %(reason)s Para denegarla, elija «Denegar» y "
+                                              "explique los fundamentos.") % {"reason": reason}})
+
     changes: dict = {}
     gallons_before, expiry_before = franchise.authorized_gallons, franchise.expiry_date
     if outcome.status in (Status.GRANTED, Status.PROCESSED_AS_NEW):
-        _require_complete(app)
         if franchise.status != Franchise.Status.ACTIVE and app.kind != Kind.CANCELLATION:
             raise ValidationError({"franchise": _("La franquicia está %(status)s.") % {
                 "status": franchise.get_status_display().lower()}})

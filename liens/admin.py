@@ -3,9 +3,26 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from core.admin_mixins import ReadOnlyAdmin
+from core.admin_mixins import ReadOnlyAdmin, ReadOnlyTabularInline
 from liens import services
-from liens.models import Lien, LienRuling
+from liens.models import Lien, LienEvent, LienRuling
+
+
+class LienEventInline(ReadOnlyTabularInline):
+    """LIEN-4's dated releases and revivals: read only (new rows come from the services)."""
+
+    model = LienEvent
+    fields = readonly_fields = ["on", "kind", "secured", "reason", "actor", "recorded_at"]
+
+
+@admin.register(LienEvent)
+class LienEventAdmin(ReadOnlyAdmin):
+    """Append-only: released at zero, revived by a reversal (LIEN-4)."""
+
+    list_display = ["lien", "kind", "on", "secured", "reason", "actor"]
+    list_filter = ["kind"]
+    search_fields = ["lien__parcel__cadastre", "reason"]
+    list_select_related = ["lien", "lien__parcel", "actor"]
 
 
 @admin.register(Lien)
@@ -20,6 +37,7 @@ class LienAdmin(admin.ModelAdmin):
     autocomplete_fields = ["parcel"]
     readonly_fields = ["status", "status_on", "status_reason", "origin_type", "origin_id", "created_by"]
     actions = ["satisfy", "reinstate"]
+    inlines = [LienEventInline]
 
     def save_model(self, request, obj, form, change):
         if change:
@@ -37,9 +55,15 @@ class LienAdmin(admin.ModelAdmin):
 
     @admin.action(description=_("Dar por satisfechos"))
     def satisfy(self, request, queryset):
+        from django.core.exceptions import ValidationError
+
         for lien in queryset:
-            services.lien_satisfy(lien=lien, on=timezone.localdate(), actor=request.user,
-                                  reason="Acción de administración")
+            try:
+                services.lien_satisfy(lien=lien, on=timezone.localdate(), actor=request.user,
+                                      reason="Acción de administración")
+            except ValidationError as exc:   # LIEN-4: a charge's lien still securing something
+                messages.error(request, f"#{lien.pk}: {' '.join(exc.messages)}")
+                return
         messages.success(request, gettext("Hecho."))
 
     @admin.action(description=_("Reinstalar (vigentes)"))

@@ -6,6 +6,7 @@ from django.utils.translation import gettext as _
 from core import roles
 from core.dashboard.core_providers import flag_item
 from core.dashboard.registry import Context, register
+from core.dashboard.waiting import Waiting, register_waiting
 from districts.models import Membership
 from liens.selectors import conflict_flags
 
@@ -24,3 +25,9 @@ def lien_conflicts(ctx: Context):
                          district=(district.pk, district.name) if district else (None, ""),
                          office=(district.office_id, district.office.name) if district else (None, ""),
                          item_roles=(roles.LEGAL_REVIEWER,), url=reverse("liens:ladder", args=[flag.object_id]))
+
+
+@register_waiting
+def liens_waiting_on_role(user):
+    yield Waiting(key="lien_conflict", action=roles.RULE, label=_("Conflictos de gravámenes por resolver"),
+                  count=conflict_flags(state="open").count(), url=reverse("liens:queue"), rule="LIEN-2", order=15)

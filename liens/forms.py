@@ -7,11 +7,12 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from core.forms import AmountField, DateInput
 from districts.models import Office
 from liens.models import Lien
 from liens.selectors import RECORDABLE_KINDS, lien_label
 
-DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+DATE = DateInput()
 TEXT = forms.Textarea(attrs={"rows": 3})
 MONEY = {"max_digits": 14, "decimal_places": 2}
 
@@ -27,7 +28,7 @@ class LienRecordForm(forms.Form):
     """LIEN-1: other encumbrances, recorded with their date and terms."""
 
     kind = forms.ChoiceField(label=_("Tipo"), choices=[(k, v) for k, v in Lien.Kind.choices if k in RECORDABLE_KINDS])
-    amount = forms.DecimalField(label=_("Cuantía"), min_value=Decimal("0"), **MONEY)
+    amount = AmountField(label=_("Cuantía"), min_value=Decimal("0"), **MONEY)
     constituted_on = forms.DateField(label=_("Fecha de constitución"), widget=DATE)
     origin_label = forms.CharField(label=_("Acreedor o referencia"), max_length=200, required=False,
                                    help_text=_("P. ej., «Banco Cooperativo, escritura 123» o «CRIM 2026»."))
@@ -39,10 +40,10 @@ class LienRecordForm(forms.Form):
     term_years = forms.IntegerField(label=_("Hipoteca: término (años)"), min_value=0, required=False)
     fixed_annual_installments = forms.BooleanField(label=_("Hipoteca: pagadera a plazos anuales fijos"),
                                                    required=False)
-    rate_pct = forms.DecimalField(label=_("Hipoteca: tipo de interés anual (%)"), min_value=Decimal("0"),
+    rate_pct = AmountField(label=_("Hipoteca: tipo de interés anual (%)"), min_value=Decimal("0"),
                                   max_digits=7, decimal_places=4, required=False)
     purpose = forms.ChoiceField(label=_("Hipoteca: fin"), choices=[("", "—")] + PURPOSE_CHOICES, required=False)
-    principal_per_cuerda = forms.DecimalField(
+    principal_per_cuerda = AmountField(
         label=_("Hipoteca: principal por cuerda"), min_value=Decimal("0"), required=False, **MONEY,
         help_text=_("En blanco: la cuantía entre las cuerdas de la parcela."))
     irrigation_benefit = forms.BooleanField(
@@ -119,14 +120,14 @@ class RulingRevokeForm(forms.Form):
 
 
 class DistributionForm(forms.Form):
-    proceeds = forms.DecimalField(label=_("Producto de la venta"), min_value=Decimal("0"), **MONEY)
+    proceeds = AmountField(label=_("Producto de la venta"), min_value=Decimal("0"), **MONEY)
 
 
 class SeizureForm(forms.Form):
-    amount_owed = forms.DecimalField(
+    amount_owed = AmountField(
         label=_("Cantidad adeudada"), min_value=Decimal("0.01"), **MONEY,
         help_text=_("Cuotas de riego morosas con sus recargos e intereses, según el estado de cuenta."))
-    proposed_value = forms.DecimalField(
+    proposed_value = AmountField(
         label=_("Valor del embargo propuesto"), min_value=Decimal("0"), **MONEY,
         help_text=_("Valor tasado de la propiedad o de la parte que se propone embargar."))
     note = forms.CharField(label=_("Nota"), widget=TEXT, required=False)

@@ -114,3 +114,33 @@ class LienRuling(TimeStampedModel):
 
     def __str__(self) -> str:
         return f"{self.reference}: #{self.higher_id} > #{self.lower_id}"
+
+
+class LienEvent(models.Model):
+    """A dated change of a lien's standing (LIEN-4): released when what it secures reaches zero
+    (paid, credited, written off), revived when a reversal (a returned check) reopens the charge,
+    or a release/reinstatement by staff. Append-only: one new row per event, never edited; the
+    lien's `status` is the latest event's outcome, kept for fast filtering."""
+
+    class Kind(models.TextChoices):
+        SATISFIED = "SATISFIED", _("Liberado: nada pendiente")
+        RELEASED = "RELEASED", _("Cancelado")
+        REVIVED = "REVIVED", _("Revivido")
+
+    lien = models.ForeignKey(Lien, on_delete=models.PROTECT, related_name="events", verbose_name=_("gravamen"))
+    kind = models.CharField(_("tipo"), max_length=10, choices=Kind.choices)
+    on = models.DateField(_("fecha"))
+    reason = models.CharField(_("motivo"), max_length=300, blank=True)
+    secured = models.DecimalField(_("garantizaba"), help_text=_("Lo que el gravamen garantizaba ese día."),
+                                  **MONEY)
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                              related_name="+", verbose_name=_("usuario"))
+    recorded_at = models.DateTimeField(_("registrado"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["lien", "on", "id"]
+        verbose_name = _("evento del gravamen")
+        verbose_name_plural = _("eventos de gravámenes")
+
+    def __str__(self) -> str:
+        return f"#{self.lien_id} {self.kind} {self.on}"

@@ -61,6 +61,13 @@ class Lien:
     district_cooperative: bool = False  # a refaccionario credit of a district association/cooperative
     finances_public_infrastructure: bool = False
     presented_seq: int | None = None  # order of presentation at the Property Registry
+    # What the lien still secures on the date of the ranking (LIEN-4); None: the amount constituted.
+    outstanding: Decimal | None = None
+
+    @property
+    def secured(self) -> Decimal:
+        """LIEN-4: the amount the lien secures — its outstanding amount when known."""
+        return self.amount if self.outstanding is None else self.outstanding
 
 
 @dataclass(frozen=True)
@@ -317,7 +324,8 @@ def distribute(liens: Sequence[Lien], ranks: Sequence[Sequence[str]], proceeds: 
     in full shares what is left pro rata to the amounts, apportioned to the cent."""
     if proceeds < 0:
         raise ValueError("proceeds must not be negative")
-    amount = {lien.id: lien.amount for lien in liens}
+    # LIEN-4: a lien is paid what it still secures on the sale's date, not what it was constituted for.
+    amount = {lien.id: lien.secured for lien in liens}
     paid: dict[str, Decimal] = {}
     left = proceeds
     for group in ranks:
@@ -327,8 +335,25 @@ def distribute(liens: Sequence[Lien], ranks: Sequence[Sequence[str]], proceeds: 
         shares = dict(weights) if owed <= left else apportion(left, weights)
         paid.update(shares)
         left -= sum(shares.values(), ZERO)
-    payouts = tuple(Payout(lien.id, paid[lien.id], lien.amount - paid[lien.id]) for lien in liens)
+    payouts = tuple(Payout(lien.id, paid[lien.id], amount[lien.id] - paid[lien.id]) for lien in liens)
     return Distribution(payouts=payouts, remaining=left)
+
+
+# --- LIEN-4: what a lien secures -----------------------------------------------------------
+
+def secured_amount(constituted: Decimal, open_principal: Decimal | None) -> Decimal:
+    """LIEN-4: what a lien secures on a date (pure).
+
+    A lien guarantees the charge it was constituted for and nothing else (SID-4, statute 003:
+    "sólo garantizará el pago de los cargos por beneficios"; the same reading for the IRR-10,
+    LAJ-6, TID-6 and franchise liens that secure a quota): it secures the charge's principal
+    still open on that date — never the surcharge, never more than the amount constituted,
+    never less than zero. `open_principal` None means the lien has no charge in the ledger
+    (a mortgage, a tax lien recorded by staff): it secures the amount constituted.
+    """
+    if open_principal is None:
+        return constituted
+    return min(constituted, max(open_principal, ZERO))
 
 
 # --- IRR-12 -------------------------------------------------------------------------------

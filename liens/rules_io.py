@@ -86,6 +86,9 @@ def _lien(raw: object, index: int) -> Lien:
         district_cooperative=_bool(raw, "district_cooperative", path),
         finances_public_infrastructure=_bool(raw, "finances_public_infrastructure", path),
         presented_seq=seq,
+        # LIEN-4: what the lien still secures on `as_of`; absent, the amount constituted.
+        outstanding=(json_cents(raw["outstanding"], f"{path}.outstanding")
+                     if raw.get("outstanding") is not None else None),
     )
 
 

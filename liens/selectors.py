@@ -13,7 +13,7 @@ from datetime import date, datetime, time
 from decimal import Decimal, InvalidOperation
 
 from django.contrib.contenttypes.models import ContentType
-from django.db.models import F, Q, QuerySet, Sum
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -23,6 +23,7 @@ from core.parameters import DatabaseParameters
 from districts.models import District, Membership, Ownership, Parcel
 from liens import rules, rules_io
 from liens.models import Lien, LienRuling
+from liens.outstanding import secured_amounts
 
 LAW_FAMILY = "lien_laws"
 MORTGAGE_FAMILY = "irr_mortgage"
@@ -98,6 +99,15 @@ def liens_in_force(parcel: Parcel, on: date | None = None) -> QuerySet[Lien]:
     return qs.order_by("constituted_on", F("presented_seq").asc(nulls_last=True), "id")
 
 
+def liens_securing(parcel: Parcel, on: date | None = None) -> tuple[list[Lien], dict[int, Decimal]]:
+    """LIEN-4: the parcel's liens in force on `on` (today when None) that still secure something on
+    that date, and {lien pk: what it secures}. A lien whose charge is fully paid, credited,
+    adjusted or written off by then secures nothing and does not rank, certify or deduct."""
+    liens = list(liens_in_force(parcel, on))
+    secured = secured_amounts(liens, on)
+    return [lien for lien in liens if secured[lien.pk] > 0], secured
+
+
 def rulings_for(parcel: Parcel, lien_ids, on: date | None = None) -> list[LienRuling]:
     """Rulings on the parcel between two of `lien_ids`, decided by the end of `on` (all when None)."""
     qs = LienRuling.objects.filter(parcel=parcel, higher_id__in=lien_ids, lower_id__in=lien_ids)
@@ -140,11 +150,11 @@ def mortgage_terms_of(lien: Lien) -> rules.MortgageTerms | None:
         return None
 
 
-def engine_lien(lien: Lien) -> rules.Lien:
+def engine_lien(lien: Lien, outstanding: Decimal | None = None) -> rules.Lien:
     return rules.Lien(id=str(lien.pk), kind=lien.kind, constituted_on=lien.constituted_on, amount=lien.amount,
                       mortgage=mortgage_terms_of(lien), district_cooperative=lien.district_cooperative,
                       finances_public_infrastructure=lien.finances_public_infrastructure,
-                      presented_seq=lien.presented_seq)
+                      presented_seq=lien.presented_seq, outstanding=outstanding)
 
 
 @dataclass(frozen=True)
@@ -173,10 +183,15 @@ def ranking_parameters(on: date) -> RankingParameters:
 class LienRow:
     lien: Lien
     id: str
+    secured: Decimal = ZERO  # LIEN-4: what the lien secures on the ranking's date (its outstanding amount)
     rank: int | None = None  # 1 = highest; None when the ranking is blocked
     mortgage_failures: tuple[str, ...] = ()
     mortgage_failure_texts: tuple[str, ...] = ()
     mortgage_failure_short: tuple[str, ...] = ()
+
+    @property
+    def constituted(self) -> Decimal:
+        return self.lien.amount
 
     @property
     def is_mortgage(self) -> bool:
@@ -234,10 +249,19 @@ class ParcelRanking:
 
     @property
     def engine_liens(self) -> list[rules.Lien]:
-        return [engine_lien(r.lien) for r in self.rows]
+        return [engine_lien(r.lien, r.secured) for r in self.rows]
+
+    @property
+    def as_of(self) -> date:
+        return self.on or timezone.localdate()
 
     @property
     def total(self) -> Decimal:
+        """LIEN-4: what the liens secure on the date (their outstanding amounts)."""
+        return sum((r.secured for r in self.rows), ZERO)
+
+    @property
+    def constituted_total(self) -> Decimal:
         return sum((r.lien.amount for r in self.rows), ZERO)
 
     def row(self, lien_id: str) -> LienRow:
@@ -272,11 +296,11 @@ def parcel_ranking(parcel: Parcel, on: date | None = None) -> ParcelRanking:
     """LIEN-2 for the parcel's liens in force (today's when `on` is None), with the rulings
     recorded by then and the parameters in force on the date."""
     when = on or timezone.localdate()
-    liens = list(liens_in_force(parcel, on))
+    liens, secured = liens_securing(parcel, on)
     params = ranking_parameters(when)
     rows = []
     for lien in liens:
-        row = LienRow(lien=lien, id=str(lien.pk))
+        row = LienRow(lien=lien, id=str(lien.pk), secured=secured[lien.pk])
         if lien.kind == Lien.Kind.MORTGAGE:
             failed = rules.mortgage_failures(mortgage_terms_of(lien), params.context.mortgage_limits)
             row.mortgage_failures = failed
@@ -286,7 +310,7 @@ def parcel_ranking(parcel: Parcel, on: date | None = None) -> ParcelRanking:
     by_id = {r.id: r for r in rows}
     rulings = rulings_for(parcel, [lien.pk for lien in liens], on)
     ruling_by_pair = {frozenset({str(r.higher_id), str(r.lower_id)}): r for r in rulings}
-    ranking = rules.rank_liens([engine_lien(lien) for lien in liens],
+    ranking = rules.rank_liens([engine_lien(lien, secured[lien.pk]) for lien in liens],
                                [rules.Ruling(str(r.higher_id), str(r.lower_id)) for r in rulings], params.context)
 
     decisions = [DecisionRow(higher=by_id[d.higher], lower=by_id[d.lower], rule=d.rule, reasons=_reasons(d.rule),
@@ -331,7 +355,7 @@ def ranking_input(pr: ParcelRanking, proceeds: Decimal | None = None) -> dict:
     for row in pr.rows:
         lien = row.lien
         item = {"id": row.id, "kind": lien.kind, "constituted_on": lien.constituted_on.isoformat(),
-                "amount": str(lien.amount)}
+                "amount": str(lien.amount), "outstanding": str(row.secured)}
         terms = mortgage_terms_of(lien)
         if terms is not None:
             item["mortgage"] = {"term_years": terms.term_years,
@@ -449,25 +473,36 @@ def irr12_figures(tax_value: Decimal, liens_total: Decimal, amount_owed: Decimal
                           whole_property_seizable=net_value <= check.max_seizable_value)
 
 
-def net_tax_value(parcel: Parcel) -> tuple[Decimal, Decimal, Decimal]:
-    """(tax value, total of the liens in force, tax value after deducting them) — IRR-12's reading."""
-    liens_total = liens_in_force(parcel).aggregate(t=Sum("amount"))["t"] or ZERO
-    return net_tax_figures(parcel.assessed_value, liens_total)
+def net_tax_value(parcel: Parcel, on: date | None = None) -> tuple[Decimal, Decimal, Decimal]:
+    """(tax value, what the liens in force secure on `on`, tax value after deducting it) — IRR-12's
+    reading, with LIEN-4: a lien deducts its outstanding amount, not the amount constituted."""
+    liens, secured = liens_securing(parcel, on)
+    return net_tax_figures(parcel.assessed_value, sum((secured[lien.pk] for lien in liens), ZERO))
 
 
-def net_tax_values(parcel_ids) -> dict[int, tuple[Decimal, Decimal, Decimal]]:
-    """`net_tax_value` for many parcels in two queries: {parcel id: (tax value, liens in force, net value)}."""
+def net_tax_values(parcel_ids, on: date | None = None) -> dict[int, tuple[Decimal, Decimal, Decimal]]:
+    """`net_tax_value` for many parcels in a few queries: {parcel id: (tax value, liens secure, net value)}."""
     ids = {pid for pid in parcel_ids if pid}
     if not ids:
         return {}
     values = dict(Parcel.objects.filter(pk__in=ids).values_list("pk", "assessed_value"))
-    liens = dict(Lien.objects.filter(parcel_id__in=ids, status=Lien.Status.ACTIVE).order_by().values("parcel_id")
-                 .annotate(t=Sum("amount")).values_list("parcel_id", "t"))
-    return {pid: net_tax_figures(values.get(pid, ZERO), liens.get(pid) or ZERO) for pid in ids}
+    qs = Lien.objects.filter(parcel_id__in=ids)
+    if on is None:
+        qs = qs.filter(status=Lien.Status.ACTIVE)
+    else:
+        qs = qs.filter(constituted_on__lte=on).filter(
+            Q(status=Lien.Status.ACTIVE) | Q(status_on__isnull=False, status_on__gt=on))
+    liens = list(qs.only("pk", "parcel_id", "amount", "origin_type", "origin_id"))
+    secured = secured_amounts(liens, on)
+    totals: dict[int, Decimal] = {}
+    for lien in liens:
+        totals[lien.parcel_id] = totals.get(lien.parcel_id, ZERO) + secured[lien.pk]
+    return {pid: net_tax_figures(values.get(pid, ZERO), totals.get(pid, ZERO)) for pid in ids}
 
 
-def seizure_figures(parcel: Parcel, amount_owed: Decimal, proposed_value: Decimal) -> SeizureFigures:
-    tax_value, liens_total, _net = net_tax_value(parcel)
+def seizure_figures(parcel: Parcel, amount_owed: Decimal, proposed_value: Decimal,
+                    on: date | None = None) -> SeizureFigures:
+    tax_value, liens_total, _net = net_tax_value(parcel, on)
     return irr12_figures(tax_value, liens_total, amount_owed, proposed_value)
 
 
@@ -506,7 +541,8 @@ def certificate_context(parcel: Parcel, on: date, office=None) -> dict:
     used = {code for d in pr.decisions for code, _text in d.reasons}
     legend = [(code, str(text)) for code, text in REASON_SHORT.items() if code in used]
     return {"parcel": parcel, "as_of": on, "owners": owners_of_record(parcel, on), "ranking": pr,
-            "entries": entries, "total": pr.total, "office": office or default_certificate_office(parcel),
+            "entries": entries, "total": pr.total, "constituted_total": pr.constituted_total,
+            "office": office or default_certificate_office(parcel),
             "legend": legend}
 
 

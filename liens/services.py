@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from core.audit import audit
 from core.money import to_decimal
 from core.rule_parameters import ParameterNotFound
-from liens.models import Lien
+from liens.models import Lien, LienEvent
 
 ORIGIN_FIELDS = ("origin_type", "origin_id")
 KINDS = frozenset(Lien.Kind.values)
@@ -127,27 +127,46 @@ def lien_register_bulk(*, rows: Iterable[dict], actor, batch_size: int = 2000) -
     return len(new)
 
 
+EVENT_OF_STATUS = {Lien.Status.SATISFIED: LienEvent.Kind.SATISFIED, Lien.Status.RELEASED: LienEvent.Kind.RELEASED,
+                   Lien.Status.ACTIVE: LienEvent.Kind.REVIVED}
+
+
 def _set_status(*, lien: Lien, status: str, on: date, reason: str, actor, action: str) -> Lien:
+    """Move the lien's standing: a new dated LienEvent row (LIEN-4) and an audit entry; the
+    lien's `status` follows the latest event."""
+    from liens.outstanding import secured_amount
+
     lien = Lien.objects.select_for_update().get(pk=lien.pk)
     if lien.status == status:
         return lien
     previous = lien.status
+    secured = secured_amount(lien, on)
+    LienEvent.objects.create(lien=lien, kind=EVENT_OF_STATUS[status], on=on, reason=reason[:300], secured=secured,
+                             actor=actor if getattr(actor, "is_authenticated", False) else None)
     lien.status = status
     lien.status_on = on
     lien.status_reason = reason[:300]
     lien.save(update_fields=["status", "status_on", "status_reason", "updated_at"])
     audit(actor=actor, action=action, target=lien, summary=f"{lien}: {previous} → {status}",
-          data={"on": on.isoformat(), "reason": reason, "from": previous})
+          data={"on": on.isoformat(), "reason": reason, "from": previous, "secured": str(secured)})
     return lien
 
 
 @transaction.atomic
 def lien_satisfy(*, lien: Lien, on: date, actor, reason: str = "") -> Lien:
-    """The secured charge is paid in full: the lien is satisfied (no-op when it already is)."""
+    """What the lien secures reached zero (LIEN-4: paid, credited or adjusted away): it is released
+    as satisfied on `on` (no-op when it already is)."""
+    from liens.outstanding import has_source, secured_amount
+
     lien = Lien.objects.select_for_update().get(pk=lien.pk)
     if lien.status == Lien.Status.RELEASED:
         raise ValidationError({"status": _("Un gravamen cancelado no puede darse por satisfecho; reinstálelo "
                                               "primero.")})
+    # LIEN-4: a charge's lien is satisfied by its books, not by hand, while it still secures something.
+    if lien.status == Lien.Status.ACTIVE and has_source(lien) and (secured := secured_amount(lien, on)) > 0:
+        raise ValidationError({"status": _("El gravamen aún garantiza %(amount)s al %(date)s: queda satisfecho "
+                                           "cuando su cargo se salda (LIEN-4).") % {
+            "amount": f"${secured:,.2f}", "date": on.strftime("%d/%m/%Y")}})
     return _set_status(lien=lien, status=Lien.Status.SATISFIED, on=on, reason=reason or "Pagado en su totalidad",
                        actor=actor, action="lien.satisfy")
 
@@ -163,7 +182,8 @@ def lien_release(*, lien: Lien, on: date, reason: str, actor) -> Lien:
 
 @transaction.atomic
 def lien_reinstate(*, lien: Lien, on: date, reason: str, actor) -> Lien:
-    """Back to active (e.g. the payment that satisfied it was returned); no-op when already active."""
+    """Back to active (LIEN-4: a reversal — a returned check — reopened the charge, so the lien
+    revives on `on`); no-op when already active."""
     return _set_status(lien=lien, status=Lien.Status.ACTIVE, on=on, reason=reason, actor=actor,
                        action="lien.reinstate")
 

@@ -13,9 +13,11 @@ from django.utils.translation import gettext as _t
 from django.views.generic import FormView, TemplateView, View
 
 from core import roles
+from core.forms import parse_date_input
 from core.mixins import StaffRequiredMixin, WriterRequiredMixin
 from core.rule_parameters import ParameterNotFound
 from districts.models import Parcel
+from districts.reference import normalize_cadastre
 from districts.selectors import parcel_search
 from liens import forms, selectors, services
 from liens.models import Lien, LienRuling
@@ -32,7 +34,7 @@ def add_errors(form, exc: ValidationError) -> None:
 
 def _parse_date(value: str | None) -> date | None:
     try:
-        return date.fromisoformat(value) if value else None
+        return parse_date_input(value) if value else None   # dd/mm/aaaa as typed, or ISO from a link
     except ValueError:
         return None
 
@@ -73,7 +75,7 @@ class QueueView(StaffRequiredMixin, TemplateView):
     def get(self, request, *args, **kwargs):
         q = request.GET.get("q", "").strip()
         if q:
-            exact = Parcel.objects.filter(cadastre=q).first()
+            exact = Parcel.objects.filter(cadastre=normalize_cadastre(q)).first()
             if exact is not None:
                 return redirect(ladder_url(exact))
         return super().get(request, *args, **kwargs)
@@ -251,7 +253,9 @@ class SeizureView(ParcelMixin, StaffRequiredMixin, FormView):
         ctx = super().get_context_data(**kwargs)
         parcel = self.get_parcel()
         ctx["districts"] = selectors.bonded_irrigation_districts(parcel)
-        ctx["liens"] = selectors.liens_in_force(parcel)
+        liens, secured = selectors.liens_securing(parcel)
+        ctx["liens"] = [(lien, secured[lien.pk]) for lien in liens]
+        ctx["today"] = timezone.localdate()
         ctx["flags"] = selectors.open_flags_for(parcel)
         ctx["tax_value"], ctx["liens_total"], ctx["net_value"] = selectors.net_tax_value(parcel)
         return ctx

@@ -10,6 +10,7 @@ from decimal import Decimal
 from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field, extend_schema_serializer
 from rest_framework import generics, serializers, status
 from rest_framework.response import Response
@@ -172,4 +173,7 @@ class ReceivableListApi(generics.ListAPIView):
         account = p.get("account")
         if account is not None and not account.isdigit():
             raise ValidationError({"account": "Debe ser un número."})
+        if p.get("status") and p["status"] not in Receivable.Status.values:  # a typo must not read as "none"
+            raise ValidationError({"status": _("Estado desconocido; uno de: %(values)s.")
+                                   % {"values": ", ".join(Receivable.Status.values)}})
         return selectors.receivables_for(account_id=account, status=p.get("status"), fund=p.get("fund"))

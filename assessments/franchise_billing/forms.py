@@ -8,9 +8,10 @@ from django.utils.translation import gettext_lazy as _
 from assessments.franchise_billing import rules
 from assessments.franchise_billing.models import AaaTransfer
 from core.fiscal import fiscal_year_of
+from core.forms import DateInput
 from core.uploads import bounded_file_field
 
-DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+DATE = DateInput()
 
 
 def fy_choices() -> list[tuple[int, str]]:

@@ -136,7 +136,7 @@ class InvoiceRun(models.Model):
         return reverse("franchise_billing:run") + f"?fiscal_year={self.fiscal_year}&run={self.pk}"
 
     def __str__(self) -> str:
-        return f"FY{self.fiscal_year} · {self.run_at:%Y-%m-%d %H:%M}"
+        return f"FY{self.fiscal_year} · {self.run_at:%d/%m/%Y %H:%M}"
 
 
 class ReadingImport(models.Model):

@@ -38,7 +38,8 @@ from franchises.models import Franchise, MeterReading, TariffClass
 
 FUND_CODE = "franquicias-fondo-especial"
 FUND_NAME = "Fondo Especial de Franquicias de Agua (DRNA)"
-FUND_CITATION = "Statute 002, secs. 8.13-8.15 (FRA-4: 90 % de GROUND_INDUSTRIAL a la AAA)"
+FUND_CITATION = ("Reglamento de Aguas de Puerto Rico, secciones 8.13 a 8.15 (FRA-4: 90 % de lo cobrado por agua dulce "
+                 "subterránea industrial o comercial a la AAA)")
 SOURCE_TARIFF = "franchise_billing.tariff"
 SOURCE_METERED = "franchise_billing.metered"
 METERED = TariffClass.GROUND_INDUSTRIAL

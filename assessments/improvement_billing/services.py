@@ -50,10 +50,11 @@ from districts.improvement.selectors import improvement_charges_for_year
 from districts.models import District, Office, Parcel, Party
 
 SID_FUND = ("sid-fondo-especial", "Fondo de Distritos Especiales de Mejoramiento", "SID", True,
-            "Estatuto 003: SID-3 (fondo especial), SID-4 (gravamen legal tácito)")
+            "Ley de Distritos Especiales de Mejoramiento: SID-3 (fondo especial), SID-4 (gravamen legal tácito)")
 # TID-6 (d) names SID charges as financing public infrastructure; a TID charge itself is not
 # recorded as such (the Decision in SPEC TID-6), so its lien does not claim (d) over others.
-TID_FUND_CITATION = "Estatuto 004: TID-5 (cuenta especial de la asociación), TID-6 (gravamen legal tácito)"
+TID_FUND_CITATION = ("Ley de Distritos de Mejoramiento Turístico: TID-5 (cuenta especial de la asociación), "
+                     "TID-6 (gravamen legal tácito)")
 CRIM_OFFICE = "Centro de Recaudación de Ingresos Municipales (CRIM)"
 FEED_KINDS = (LedgerEntry.Kind.PAYMENT, LedgerEntry.Kind.CREDIT_APPLIED, LedgerEntry.Kind.REVERSAL)
 BATCH_PREFIX = "RECAUDOS-"

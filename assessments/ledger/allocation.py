@@ -83,35 +83,50 @@ def allocate(*, account: Account, funds: Decimal, on: date, kind: str, actor, te
 
 
 def refresh_receivables(ids, *, on: date, actor, reason: str = "") -> None:
-    """Derive each receivable's status from its entries; satisfy, release or reinstate its lien."""
+    """Derive each receivable's status from its entries, and its lien's standing from what the
+    lien secures (LIEN-4: the principal still open): at zero the lien is released (satisfied, or
+    cancelled when written off), and a reversal that reopens the principal revives it. Each is a
+    dated, audited LienEvent (liens.services)."""
     ids = [i for i in set(ids) if i]
     if not ids:
         return
     rows = (LedgerEntry.objects.filter(receivable_id__in=ids).values("receivable_id")
-            .annotate(open=Sum("amount"), write_offs=Count("id", filter=Q(kind=LedgerEntry.Kind.WRITE_OFF))))
+            .annotate(open=Sum("amount"), principal=Sum("amount", filter=Q(component=PRINCIPAL)),
+                      write_offs=Count("id", filter=Q(kind=LedgerEntry.Kind.WRITE_OFF))))
     state = {r["receivable_id"]: r for r in rows}
     for rec in Receivable.objects.filter(pk__in=ids).order_by("pk"):
-        row = state.get(rec.pk, {"open": ZERO, "write_offs": 0})
+        row = state.get(rec.pk, {"open": ZERO, "principal": ZERO, "write_offs": 0})
         if sum_cents(row["open"]) > 0:  # to the cent: SQLite sums through floats
             new = Receivable.Status.OPEN
         elif row["write_offs"]:
             new = Receivable.Status.WRITTEN_OFF
         else:
             new = Receivable.Status.PAID
-        if new == rec.status:
-            continue
         old = rec.status
-        rec.status = new
-        rec.save(update_fields=["status", "updated_at"])
-        if not rec.creates_lien:
-            continue
-        lien = lien_services.lien_by_origin(Receivable.LIEN_ORIGIN, str(rec.pk))
-        if lien is None:
-            continue
-        if new == Receivable.Status.PAID:
-            lien_services.lien_satisfy(lien=lien, on=on, actor=actor,
-                                       reason=reason or _("Cargo pagado en su totalidad"))
-        elif new == Receivable.Status.WRITTEN_OFF:
+        if new != rec.status:
+            rec.status = new
+            rec.save(update_fields=["status", "updated_at"])
+        if rec.creates_lien:
+            _lien_follow(rec, secured=sum_cents(row["principal"]), written_off=bool(row["write_offs"]), on=on,
+                         actor=actor, reason=reason, reopened=old != new == Receivable.Status.OPEN)
+
+
+def _lien_follow(rec: Receivable, *, secured: Decimal, written_off: bool, on: date, actor, reason: str,
+                 reopened: bool) -> None:
+    """LIEN-4: release the charge's lien when it secures nothing more; revive it when it does again.
+
+    A lien released because nothing was owed revives when the principal reopens; one cancelled
+    (a write-off, or by staff) revives only when the charge itself reopens (its write-off reversed)."""
+    lien = lien_services.lien_by_origin(Receivable.LIEN_ORIGIN, str(rec.pk))
+    if lien is None:
+        return
+    active = lien.status == lien.Status.ACTIVE
+    if active and secured <= 0:
+        if written_off and rec.status == Receivable.Status.WRITTEN_OFF:
             lien_services.lien_release(lien=lien, on=on, actor=actor, reason=reason or _("Cargo dado de baja"))
-        elif old != Receivable.Status.OPEN:
-            lien_services.lien_reinstate(lien=lien, on=on, actor=actor, reason=reason or _("Cargo reabierto"))
+        else:
+            lien_services.lien_satisfy(lien=lien, on=on, actor=actor,
+                                       reason=reason or _("Nada pendiente del cargo: pagado, acreditado o ajustado"))
+    elif not active and secured > 0 and (lien.status == lien.Status.SATISFIED or reopened):
+        lien_services.lien_reinstate(lien=lien, on=on, actor=actor,
+                                     reason=reason or _("Cargo reabierto: el gravamen revive"))

@@ -153,3 +153,34 @@ def account_sum(account: Account, *, as_of: date | None = None, known_at=None) -
     total = (LedgerEntry.objects.filter(account=account, **entry_filter(as_of=as_of, known_at=known_at))
              .aggregate(t=Sum("amount"))["t"])
     return sum_cents(total)
+
+
+def payer_credits(account: Account, *, as_of: date | None = None) -> list:
+    """The account's credit by payer (credit_rules.PayerCredit), largest first: the CREDIT-component
+    entries grouped by whose credit they are. Untagged entries (before credits were tied to a payer,
+    or account-level ones) form one bucket of their own. Only buckets with credit are returned."""
+    from django.db.models import Min, Q
+
+    from assessments.ledger.credit_rules import PayerCredit
+
+    rows = (LedgerEntry.objects.filter(account=account, installment__isnull=True, **entry_filter(as_of=as_of))
+            .values("credit_party_id", "credit_payer")
+            .annotate(t=Sum("amount"), since=Min("effective_date", filter=Q(amount__lt=0))).order_by())
+    rows = [r for r in rows if sum_cents(r["t"]) < 0]
+    from districts.models import Party
+
+    names = {p.pk: p.display_name for p in Party.objects.filter(pk__in={r["credit_party_id"] for r in rows})}
+    out = []
+    for r in rows:
+        amount = -sum_cents(r["t"])
+        if amount > 0:
+            name = r["credit_payer"] if r["credit_party_id"] is None else names.get(r["credit_party_id"], "")
+            out.append(PayerCredit(party_id=r["credit_party_id"], name=name, amount=amount, since=r["since"]))
+    return sorted(out, key=lambda c: (-c.amount, c.party_id or 0, c.name))
+
+
+def credit_tag(credit) -> dict:
+    """The fields that say whose credit a CREDIT-component entry moves."""
+    if credit is None:
+        return {}
+    return {"credit_party_id": credit.party_id, "credit_payer": "" if credit.party_id else credit.name[:200]}

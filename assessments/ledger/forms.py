@@ -9,16 +9,10 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from assessments.models import Adjustment, Payment
+from core.forms import AmountField, DateInput
 from core.uploads import bounded_file_field
 
 MONEY_FIELD = {"max_digits": 14, "decimal_places": 2}
-
-
-class DateInput(forms.DateInput):
-    input_type = "date"
-
-    def __init__(self, **kwargs):
-        super().__init__(format="%Y-%m-%d", **kwargs)
 
 
 class AsOfForm(forms.Form):
@@ -38,7 +32,7 @@ class PeriodForm(forms.Form):
 
 class PaymentForm(forms.Form):
     method = forms.ChoiceField(label=_("Forma de pago"), choices=Payment.Method.choices, initial=Payment.Method.CASH)
-    amount = forms.DecimalField(label=_("Importe"), min_value=Decimal("0.01"), **MONEY_FIELD)
+    amount = AmountField(label=_("Importe"), min_value=Decimal("0.01"), **MONEY_FIELD)
     paid_on = forms.DateField(label=_("Fecha de pago"), widget=DateInput())
     payer_name = forms.CharField(label=_("Pagador"), max_length=200, required=False)
     check_number = forms.CharField(label=_("Número de cheque o giro"), max_length=40, required=False)
@@ -61,7 +55,7 @@ class BatchCloseForm(forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         for value, label in Payment.Method.choices:
-            self.fields[f"counted_{value}"] = forms.DecimalField(
+            self.fields[f"counted_{value}"] = AmountField(
                 label=label, required=False, min_value=Decimal("0"), **MONEY_FIELD)
 
     def counted(self) -> dict[str, Decimal]:
@@ -81,18 +75,33 @@ class OpeningBalancesForm(forms.Form):
 class AdjustmentRequestForm(forms.Form):
     kind = forms.ChoiceField(label=_("Tipo"), choices=Adjustment.Kind.choices)
     installment = forms.ChoiceField(label=_("Plazo"), required=False)
-    amount = forms.DecimalField(label=_("Importe"), **MONEY_FIELD,
+    amount = AmountField(label=_("Importe"), **MONEY_FIELD,
                                 help_text=_("Ajuste: negativo reduce la deuda. Baja y reembolso: positivo."))
     effective_date = forms.DateField(label=_("Fecha efectiva"), widget=DateInput())
+    payee = forms.ChoiceField(label=_("Beneficiario"), required=False,
+                              help_text=_("Reembolso, o reducción de la cuenta: de quién es el crédito (de quien "
+                                          "pagó)."))
     reason = forms.CharField(label=_("Motivo"), widget=forms.Textarea(attrs={"rows": 3}))
 
-    def __init__(self, *args, installments=(), **kwargs):
+    def __init__(self, *args, installments=(), payers=(), **kwargs):
         super().__init__(*args, **kwargs)
+        # payers: credit_rules.PayerCredit of the account; the value says who (party id or the name given).
+        self.fields["payee"].choices = [("", "—")] + [
+            (f"party:{c.party_id}" if c.party_id else f"name:{c.name}",
+             f"{c.name or _('crédito de la cuenta')} · ${c.amount:,.2f}") for c in payers]
         self.fields["installment"].choices = [("", _("— la cuenta (sin plazo) —"))] + [
             (str(i.pk), f"{i.receivable.payment_reference} · {i.receivable.description} · "
                         f"{_('plazo')} {i.seq} ({i.due_date:%d/%m/%Y})") for i in installments]
         if not self.is_bound:
             self.initial.setdefault("effective_date", timezone.localdate())
+
+
+    def payee_value(self):
+        """The payee for the service: a party id (int), a name, or None."""
+        value = self.cleaned_data.get("payee") or ""
+        if value.startswith("party:"):
+            return int(value.removeprefix("party:"))
+        return value.removeprefix("name:") or None
 
 
 class DecisionForm(forms.Form):

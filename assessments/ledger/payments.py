@@ -15,7 +15,7 @@ from assessments.ledger.common import CREDIT, credit_pool, lock_account, post, t
 from assessments.ledger.surcharges import TermsCache
 from assessments.models import Account, CashierBatch, LedgerEntry, Payment
 from core.audit import audit
-from core.money import CENT, ZERO, to_decimal
+from core.money import CENT, ZERO, sum_cents, to_decimal
 
 NEEDS_DOCUMENT_NUMBER = {Payment.Method.CHECK, Payment.Method.MONEY_ORDER}
 
@@ -98,9 +98,11 @@ def payment_record_outcome(*, account: Account, amount, method: str, paid_on: da
                       terms=TermsCache(params), payment=payment, memo=memo or _("Recibo %(n)s") % {
                           "n": payment.receipt_number})
     if result.leftover > 0:
+        # The overpayment is the payer's credit, not the parcel's (issue #16).
         result.entries.append(LedgerEntry(account=account, kind=LedgerEntry.Kind.CREDIT, component=CREDIT,
                                           amount=-result.leftover, effective_date=paid_on, payment=payment,
-                                          actor=user_or_none(actor),
+                                          actor=user_or_none(actor), credit_party=payer_party,
+                                          credit_payer="" if payer_party else payer_name,
                                           memo=_("Pago en exceso: crédito a favor (recibo %(n)s)") % {
                                               "n": payment.receipt_number}))
     post(result.entries)
@@ -132,14 +134,22 @@ def payment_return(*, payment: Payment, on: date, reason: str, actor) -> Payment
     memo = (_("Devolución del recibo %(n)s: %(r)s") % {"n": payment.receipt_number, "r": reason})[:300]
     entries = [LedgerEntry(account=account, receivable_id=e.receivable_id, installment_id=e.installment_id,
                            kind=LedgerEntry.Kind.REVERSAL, component=e.component, amount=-e.amount,
-                           effective_date=on, payment=payment, reverses=e, actor=user, memo=memo[:300])
+                           effective_date=on, payment=payment, reverses=e, actor=user, memo=memo[:300],
+                           credit_party_id=e.credit_party_id, credit_payer=e.credit_payer)
                for e in originals]
     post(entries)
     touched = {e.receivable_id for e in originals if e.receivable_id}
-    # The credit this payment left may have been applied since: take it back from those charges.
-    shortfall = -credit_pool(account)
+    # The credit this payment left may have been applied since: take it back from those charges —
+    # from the charges that payer's credit paid (credits belong to the payer).
+    tag = {"credit_party_id": payment.payer_party_id, "credit_payer": "" if payment.payer_party_id
+           else payment.payer_name}
+    shortfall = _payer_shortfall(account, tag)
     if shortfall > 0:
-        touched |= _unapply_credit(account=account, amount=shortfall, on=on, actor=actor, memo=memo)
+        touched |= _unapply_credit(account=account, amount=shortfall, on=on, actor=actor, memo=memo, tag=tag)
+    shortfall = -credit_pool(account)
+    if shortfall > 0:  # credits recorded before they were tied to their payer: never another payer's
+        touched |= _unapply_credit(account=account, amount=shortfall, on=on, actor=actor, memo=memo,
+                                   tag={"credit_party_id": None, "credit_payer": ""})
     payment.status = Payment.Status.RETURNED
     payment.returned_on = on
     payment.return_reason = reason[:300]
@@ -151,11 +161,23 @@ def payment_return(*, payment: Payment, on: date, reason: str, actor) -> Payment
     return payment
 
 
-def _unapply_credit(*, account: Account, amount: Decimal, on: date, actor, memo: str) -> set[int]:
-    """Reverse the most recent credit applications on installments, up to `amount`."""
+def _payer_shortfall(account: Account, tag: dict) -> Decimal:
+    """How far the payer's own credit went below zero (their credit was used, then their money returned)."""
+    total = (LedgerEntry.objects.filter(account=account, installment__isnull=True, **tag)
+             .aggregate(t=Sum("amount"))["t"])
+    return max(sum_cents(total), ZERO)
+
+
+def _unapply_credit(*, account: Account, amount: Decimal, on: date, actor, memo: str,
+                    tag: dict | None = None) -> set[int]:
+    """Reverse the most recent credit applications on installments (only those of `tag`'s payer when
+    given), up to `amount`; the credit goes back to that payer."""
     user = user_or_none(actor)
-    applied = (LedgerEntry.objects.filter(account=account, kind=LedgerEntry.Kind.CREDIT_APPLIED,
-                                          installment__isnull=False)
+    applied = LedgerEntry.objects.filter(account=account, kind=LedgerEntry.Kind.CREDIT_APPLIED,
+                                         installment__isnull=False)
+    if tag is not None:
+        applied = applied.filter(**tag)
+    applied = (applied
                .annotate(reversed_total=Sum("reversals__amount")).order_by("-effective_date", "-id"))
     entries, touched, left = [], set(), amount
     for e in applied:
@@ -167,9 +189,11 @@ def _unapply_credit(*, account: Account, amount: Decimal, on: date, actor, memo:
             continue
         entries.append(LedgerEntry(account=account, receivable_id=e.receivable_id, installment_id=e.installment_id,
                                    kind=LedgerEntry.Kind.REVERSAL, component=e.component, amount=take,
-                                   effective_date=on, reverses=e, actor=user, memo=memo[:300]))
+                                   effective_date=on, reverses=e, actor=user, memo=memo[:300],
+                                   credit_party_id=e.credit_party_id, credit_payer=e.credit_payer))
         entries.append(LedgerEntry(account=account, kind=LedgerEntry.Kind.REVERSAL, component=CREDIT, amount=-take,
-                                   effective_date=on, actor=user, memo=memo[:300]))
+                                   effective_date=on, actor=user, memo=memo[:300],
+                                   credit_party_id=e.credit_party_id, credit_payer=e.credit_payer))
         touched.add(e.receivable_id)
         left -= take
     post(entries)

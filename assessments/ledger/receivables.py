@@ -13,15 +13,17 @@ from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from assessments.ledger import fastsql
+from assessments.ledger import credit_rules, fastsql
 from assessments.ledger import surcharge_rules as sr
 from assessments.ledger.allocation import allocate, refresh_receivables
 from assessments.ledger.common import (
     CREDIT,
     PRINCIPAL,
     credit_pool,
+    credit_tag,
     lock_account,
     lock_accounts,
+    payer_credits,
     payment_reference,
     post,
     take_numbers,
@@ -169,25 +171,64 @@ def receivable_create(*, account: Account, fund: Fund, office, kind: str, source
     return rec
 
 
-def credit_apply(*, account: Account, on: date, actor, params=None) -> Decimal:
-    """SPEC: an overpayment is a credit applied to the next charge. Uses the account's unapplied
-    credit on its open installments, oldest first (caller holds the account lock). Returns the
-    amount applied."""
-    pool = credit_pool(account)
-    if pool <= 0:
+def credit_apply(*, account: Account, on: date, actor, params=None, consent_of: Iterable = ()) -> Decimal:
+    """SPEC: an overpayment is a credit applied to the next charge — but a credit belongs to whoever
+    paid (issue #16): on a parcel's account each payer's credit pays the open installments, oldest
+    first, only while credit_rules.credit_may_apply allows it (the payer is still an owner of record
+    on `on`, or no owner changed since the credit arose), or when the payer consents (`consent_of`:
+    party ids or payer names). Caller holds the account lock. Returns the amount applied."""
+    if credit_pool(account) <= 0:
         return ZERO
-    result = allocate(account=account, funds=pool, on=on, kind=LedgerEntry.Kind.CREDIT_APPLIED, actor=actor,
-                      terms=TermsCache(params), memo=_("Crédito aplicado"))
-    if result.applied <= 0:
-        return ZERO
-    result.entries.append(LedgerEntry(account=account, kind=LedgerEntry.Kind.CREDIT_APPLIED, component=CREDIT,
-                                      amount=result.applied, effective_date=on, actor=user_or_none(actor),
-                                      memo=_("Crédito aplicado a cargos")))
-    post(result.entries)
-    refresh_receivables(result.receivable_ids, on=on, actor=actor)
-    audit(actor=actor, action="credit.apply", target=account, summary=f"{result.applied} aplicado",
-          data={"applied": str(result.applied)})
-    return result.applied
+    consent = {c.pk if hasattr(c, "pk") else c for c in consent_of}
+    owners, changes = _ownership_on(account, on)
+    applied = ZERO
+    touched: set[int] = set()
+    for credit in payer_credits(account):
+        pool = credit_pool(account)
+        if pool <= 0:
+            break
+        allowed = account.parcel_id is None or credit_rules.credit_may_apply(
+            credit, owner_ids_on_charge=owners, owners_changed_since=any(
+                credit.since is None or credit.since < day <= on for day in changes),
+            consented=(credit.party_id in consent) if credit.party_id else (credit.name in consent))
+        if not allowed:
+            continue
+        result = allocate(account=account, funds=min(credit.amount, pool), on=on,
+                          kind=LedgerEntry.Kind.CREDIT_APPLIED, actor=actor, terms=TermsCache(params),
+                          memo=_("Crédito aplicado"))
+        if result.applied <= 0:
+            continue
+        tag = credit_tag(credit)
+        for e in result.entries:
+            if e.kind == LedgerEntry.Kind.CREDIT_APPLIED:
+                e.credit_party_id, e.credit_payer = tag.get("credit_party_id"), tag.get("credit_payer", "")
+        memo = _("Crédito aplicado a cargos")
+        if credit.name:
+            memo = _("Crédito de %(payer)s aplicado a cargos") % {"payer": credit.name}
+        result.entries.append(LedgerEntry(account=account, kind=LedgerEntry.Kind.CREDIT_APPLIED, component=CREDIT,
+                                          amount=result.applied, effective_date=on, actor=user_or_none(actor),
+                                          memo=memo[:300], **tag))
+        post(result.entries)
+        applied += result.applied
+        touched |= result.receivable_ids
+        audit(actor=actor, action="credit.apply", target=account, summary=f"{result.applied} aplicado",
+              data={"applied": str(result.applied), "payer": credit.name, "party": credit.party_id,
+                    "consented": bool(consent)})
+    refresh_receivables(touched, on=on, actor=actor)
+    return applied
+
+
+def _ownership_on(account: Account, on: date) -> tuple[frozenset[int], list[date]]:
+    """(owners of record of the account's parcel on `on`, every day an ownership began or ended)."""
+    from districts.models import Ownership
+
+    if account.parcel_id is None:
+        return frozenset(), []
+    rows = list(Ownership.objects.filter(parcel_id=account.parcel_id).values_list("party_id", "start_date",
+                                                                                   "end_date"))
+    owners = frozenset(p for p, start, end in rows if start <= on and (end is None or end > on))
+    changes = sorted({d for _p, start, end in rows for d in (start, end) if d is not None})
+    return owners, changes
 
 
 # --- rolls: many receivables at once -----------------------------------------------------------

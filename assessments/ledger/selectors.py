@@ -1,10 +1,14 @@
 """Reads of the money core for staff pages and the API."""
 from __future__ import annotations
 
-from django.db.models import Q, QuerySet
+from decimal import Decimal
 
-from assessments.models import Account, Adjustment, BankFile, CashierBatch, Payment, Receivable
+from django.db.models import Q, QuerySet, Sum
+
+from assessments.models import Account, Adjustment, BankFile, CashierBatch, LedgerEntry, Payment, Receivable
+from core.money import sum_cents
 from core.text import fold
+from districts.reference import normalize_cadastre
 
 
 def account_search(query: str) -> QuerySet[Account]:
@@ -15,7 +19,9 @@ def account_search(query: str) -> QuerySet[Account]:
         return qs.none()
     folded = fold(query)
     by_ref = Receivable.objects.filter(payment_reference=query).values("account_id")
-    terms = Q(pk__in=by_ref) | Q(parcel__cadastre__startswith=query)
+    # A cadastre typed without dashes ("37100111134") is looked up as the register writes it.
+    terms = (Q(pk__in=by_ref) | Q(parcel__cadastre__startswith=query)
+             | Q(parcel__cadastre__startswith=normalize_cadastre(query)))
     for word in folded.split():
         terms |= Q(party__search_text__contains=word)
     owner_hits = Q()
@@ -71,3 +77,17 @@ def receivables_for(*, account_id=None, status=None, fund=None) -> QuerySet[Rece
     if fund:
         qs = qs.filter(fund__code=fund)
     return qs.order_by("issued_on", "id")
+
+
+def principal_open_on(receivable_ids, on) -> dict[str, Decimal]:
+    """{receivable id (text): principal still open on `on`} — the ledger's sum of the PRINCIPAL
+    entries effective by that day (charges, payments, credits applied, adjustments, write-offs,
+    reversals of returned checks). What the charge's lien secures (LIEN-4) is derived from it."""
+    ids = sorted({int(i) for i in receivable_ids if str(i).isdigit()})
+    out: dict[str, Decimal] = {}
+    for i in range(0, len(ids), 900):
+        rows = (LedgerEntry.objects.filter(receivable_id__in=ids[i:i + 900], component=LedgerEntry.Component.PRINCIPAL,
+                                           effective_date__lte=on)
+                .order_by().values("receivable_id").annotate(t=Sum("amount")))
+        out.update({str(r["receivable_id"]): sum_cents(r["t"]) for r in rows})
+    return out

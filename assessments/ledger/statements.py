@@ -108,15 +108,17 @@ def payoff_certificate(*, account: Account, as_of: date, params=None) -> dict:
     """The facts a *certificación de deuda* states: holder and owners of record on `as_of`, each
     open charge with its office, the surcharge to that day, the liens in force, the total."""
     from districts.models import Ownership
-    from liens.models import Lien
+    from liens.selectors import liens_securing
 
     st = statement(account=account, as_of=as_of, params=params, with_entries=False)
     owners, liens = [], []
     if account.parcel_id:
         owners = list(Ownership.objects.filter(parcel_id=account.parcel_id, start_date__lte=as_of)
                       .exclude(end_date__lte=as_of).select_related("party"))
-        liens = list(Lien.objects.filter(parcel_id=account.parcel_id, status=Lien.Status.ACTIVE,
-                                         constituted_on__lte=as_of).order_by("constituted_on", "id"))
+        # LIEN-4: the liens in force on `as_of`, each with what it secures that day (`secured`).
+        liens, secured = liens_securing(account.parcel, as_of)
+        for lien in liens:
+            lien.secured = secured[lien.pk]
     receivables = {r.pk: r for r in Receivable.objects.filter(
         pk__in={i.receivable_id for i in st.open_installments}).select_related("office", "fund")}
     charges = []

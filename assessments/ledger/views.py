@@ -19,6 +19,7 @@ from assessments.ledger.batches import batch_differences, batch_recorded
 from assessments.ledger.receipts import payoff_certificate_issue, receipt_document, receipt_issue
 from assessments.models import Account, Adjustment, BankFile, CashierBatch, Installment, Payment
 from core import roles
+from core.forms import date_refusal, parse_date_input
 from core.mixins import StaffRequiredMixin
 
 
@@ -44,7 +45,7 @@ def _errors(request, exc: ValidationError) -> None:
 
 def _parse_date(raw: str | None, default: date) -> date:
     try:
-        return date.fromisoformat(raw) if raw else default
+        return parse_date_input(raw) if raw else default   # dd/mm/aaaa as typed, or ISO from a link
     except ValueError:
         return default
 
@@ -86,6 +87,7 @@ class AccountView(LedgerRoleMixin, TemplateView):
             raise Http404 from exc
         today = timezone.localdate()
         as_of = _parse_date(self.request.GET.get("as_of"), today)
+        ctx["as_of_error"] = date_refusal(self.request.GET.get("as_of"))   # shown next to the box; today is used
         st = services.statement(account=account, as_of=as_of)
         running, entry_rows = 0, []
         for e in st.entries:
@@ -101,8 +103,21 @@ class AccountView(LedgerRoleMixin, TemplateView):
                    receivables=selectors.receivables_for(account_id=account.pk),
                    owners=(account.parcel.ownerships.filter(end_date__isnull=True).select_related("party")
                            if account.parcel_id else []),
-                   liens=account.parcel.liens.order_by("constituted_on", "id") if account.parcel_id else [])
+                   liens=self._liens(account, as_of))
         return ctx
+
+    @staticmethod
+    def _liens(account: Account, on):
+        """The parcel's liens, each with what it secures on `on` (LIEN-4) as `secured`."""
+        from liens.outstanding import secured_amounts
+
+        if not account.parcel_id:
+            return []
+        liens = list(account.parcel.liens.order_by("constituted_on", "id"))
+        secured = secured_amounts(liens, on)
+        for lien in liens:
+            lien.secured = secured[lien.pk] if lien.constituted_on <= on else None
+        return liens
 
 
 class CertificateView(LedgerRoleMixin, TemplateView):
@@ -352,6 +367,13 @@ class AdjustmentRequestView(LedgerRoleMixin, TemplateView):
         return get_object_or_404(Account, pk=self.kwargs["pk"])
 
     @cached_property
+    def payers(self):
+        """Who holds credit on the account (credits belong to the payer): the payee choices."""
+        from assessments.ledger.common import payer_credits
+
+        return payer_credits(self.account)
+
+    @cached_property
     def installments(self) -> list[Installment]:
         return list(Installment.objects.filter(receivable__account=self.account)
                     .select_related("receivable").order_by("due_date", "receivable_id", "seq"))
@@ -359,11 +381,12 @@ class AdjustmentRequestView(LedgerRoleMixin, TemplateView):
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
         ctx.update(account=self.account,
-                   form=kwargs.get("form") or forms.AdjustmentRequestForm(installments=self.installments))
+                   form=kwargs.get("form") or forms.AdjustmentRequestForm(installments=self.installments,
+                                                                          payers=self.payers))
         return ctx
 
     def post(self, request, pk):
-        form = forms.AdjustmentRequestForm(request.POST, installments=self.installments)
+        form = forms.AdjustmentRequestForm(request.POST, installments=self.installments, payers=self.payers)
         if not form.is_valid():
             return self.render_to_response(self.get_context_data(form=form))
         data = form.cleaned_data
@@ -372,7 +395,8 @@ class AdjustmentRequestView(LedgerRoleMixin, TemplateView):
             services.adjustment_request(
                 kind=data["kind"], account=self.account, amount=data["amount"], reason=data["reason"],
                 actor=request.user, installment=inst,
-                receivable=inst.receivable if inst else None, effective_date=data["effective_date"])
+                receivable=inst.receivable if inst else None, effective_date=data["effective_date"],
+                payee=form.payee_value())
         except ValidationError as exc:
             for field, errs in exc.message_dict.items():
                 form.add_error(field if field in form.fields else None, errs)

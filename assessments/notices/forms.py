@@ -4,13 +4,7 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from assessments.notices.models import Notice
-
-
-class DateInput(forms.DateInput):
-    input_type = "date"
-
-    def __init__(self, **kwargs):
-        super().__init__(format="%Y-%m-%d", **kwargs)
+from core.forms import DateInput
 
 
 class MailingForm(forms.Form):

@@ -130,6 +130,14 @@ class Notice(models.Model):
     def addressee_names(self) -> str:
         return "; ".join(a.get("name", "") for a in self.addressees)
 
+    @property
+    def sort_label(self) -> str:
+        """The printing order as a person reads it: the cadastre, or the holder's name as written, never
+        the internal key ("~hotel playa azul", lower-cased so holders sort after parcels)."""
+        if not self.sort_key.startswith("~"):
+            return self.sort_key
+        return (self.addressees[0].get("name", "") if self.addressees else "") or self.sort_key[1:]
+
     def get_absolute_url(self) -> str:
         return reverse("notices:detail", args=[self.pk])
 

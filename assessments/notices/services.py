@@ -432,6 +432,13 @@ def mailing_batch_build_pdf(*, batch: MailingBatch, actor) -> MailingBatch:
 
 CSV_COLUMNS = ["notice", "cadastre", "name", "address_1", "address_2", "address_3", "address_4", "method",
                "tracking_number", "mailed_on", "delivered_on"]
+# The mailing list is a file people open and fill in: its headers are Spanish words. The tracking import
+# reads these and still the older English ones (files already handed out keep working).
+CSV_HEADERS = {"notice": "aviso", "cadastre": "catastro", "name": "destinatarios", "address_1": "direccion_1",
+               "address_2": "direccion_2", "address_3": "direccion_3", "address_4": "direccion_4",
+               "method": "forma_de_envio", "tracking_number": "numero_de_rastreo", "mailed_on": "enviado_el",
+               "delivered_on": "entregado_el", "returned_on": "devuelto_el"}
+_CSV_COLUMN_OF = {**{k: k for k in CSV_HEADERS}, **{v: k for k, v in CSV_HEADERS.items()}}
 
 
 def mailing_csv(batch: MailingBatch) -> str:
@@ -439,7 +446,7 @@ def mailing_csv(batch: MailingBatch) -> str:
     first addressee's address (the largest share); tracking number and dates blank to fill in."""
     out = io.StringIO()
     writer = csv_writer(out)
-    writer.writerow(CSV_COLUMNS)
+    writer.writerow([CSV_HEADERS[c] for c in CSV_COLUMNS])
     for notice in batch_notices(batch):
         names = " y ".join(a.get("name", "") for a in notice.addressees) or _("Dueño de récord")
         first = notice.addressees[0] if notice.addressees else {}
@@ -448,9 +455,9 @@ def mailing_csv(batch: MailingBatch) -> str:
             lines.insert(0, f"A/C {first['attention']}")
         lines = (lines + ["", "", "", ""])[:4]
         cadastre = notice.sort_key if not notice.sort_key.startswith("~") else ""
-        writer.writerow([notice.display_number, cadastre, names[:200], *lines, notice.method,
-                         notice.tracking_number, notice.mailed_on.isoformat() if notice.mailed_on else "",
-                         notice.delivered_on.isoformat() if notice.delivered_on else ""])
+        writer.writerow([notice.display_number, cadastre, names[:200], *lines, notice.get_method_display(),
+                         notice.tracking_number, f"{notice.mailed_on:%d/%m/%Y}" if notice.mailed_on else "",
+                         f"{notice.delivered_on:%d/%m/%Y}" if notice.delivered_on else ""])
     return out.getvalue()
 
 
@@ -567,24 +574,27 @@ def mailing_tracking_import(*, batch: MailingBatch, text: str, actor, today: dat
     today = today or timezone.localdate()
     reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
     headers = [h.strip() for h in (reader.fieldnames or [])]
-    if "notice" not in headers:
-        raise MailingError(_("El archivo necesita la columna «notice» (número de aviso)."),
-                           rows=[(1, "notice", _("falta la columna"))])
+    # Spanish headers (the mailing list's) or the older English ones; errors name the column as the file does.
+    spanish = "aviso" in headers
+    shown = (lambda column: CSV_HEADERS.get(column, column)) if spanish else (lambda column: column)
+    if "notice" not in headers and not spanish:
+        raise MailingError(_("El archivo necesita la columna «aviso» (número de aviso)."),
+                           rows=[(1, "aviso", _("falta la columna"))])
     notices = {n.display_number: n for n in batch.notices.select_for_update().all()}
     errors: list[tuple[int, str, str]] = []
     plan = []
     seen = set()
     for n, raw in enumerate(reader, start=2):
-        row = {(k or "").strip(): (v or "").strip() for k, v in raw.items()}
+        row = {_CSV_COLUMN_OF.get((k or "").strip(), (k or "").strip()): (v or "").strip() for k, v in raw.items()}
         if not any(row.values()):
             continue
         number = row.get("notice", "")
         notice = notices.get(number)
         if notice is None:
-            errors.append((n, "notice", _("el aviso %(n)s no es de este lote") % {"n": number or "—"}))
+            errors.append((n, shown("notice"), _("el aviso %(n)s no es de este lote") % {"n": number or "—"}))
             continue
         if number in seen:
-            errors.append((n, "notice", _("aviso repetido en el archivo")))
+            errors.append((n, shown("notice"), _("aviso repetido en el archivo")))
             continue
         seen.add(number)
         values = {}
@@ -593,14 +603,15 @@ def mailing_tracking_import(*, batch: MailingBatch, text: str, actor, today: dat
             try:
                 values[column] = _parse_date(cell) if cell else None
             except ValueError:
-                errors.append((n, column, _("fecha inválida «%(v)s» (use AAAA-MM-DD o DD/MM/AAAA)") % {"v": cell}))
+                errors.append((n, shown(column),
+                               _("fecha inválida «%(v)s» (use AAAA-MM-DD o DD/MM/AAAA)") % {"v": cell}))
                 values[column] = None
         if any(e[0] == n for e in errors):
             continue
         tracking = row.get("tracking_number") or None
         problems = _mailing_errors(notice, tracking=tracking, mailed=values["mailed_on"],
                                    delivered=values["delivered_on"], returned=values["returned_on"], today=today)
-        errors.extend((n, column, str(message)) for column, message in problems.items())
+        errors.extend((n, shown(column), str(message)) for column, message in problems.items())
         plan.append((notice, tracking, values))
     if errors:
         raise MailingError(_("El archivo tiene %(n)s error(es); no se registró nada.") % {"n": len(errors)},

@@ -48,6 +48,7 @@ class NoticeDetailView(StaffRequiredMixin, TemplateView):
         ctx = super().get_context_data(**kwargs)
         notice = _notice(self.kwargs["pk"])
         ctx.update(notice=notice, receivable=notice.receivable, history=selectors.notice_history(notice),
+                   source=selectors.source_label(notice.receivable.source_type),
                    notified_on=selectors.notification_date(notice), can_write=roles.can_write(self.request.user),
                    downloads=notice.document.downloads.count() if notice.document_id else 0,
                    mailing_form=kwargs.get("mailing_form") or MailingForm(initial={

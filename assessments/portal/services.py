@@ -23,6 +23,7 @@ from core import roles
 from core.audit import audit
 from core.documents.codes import normalize_code
 from districts.models import Party
+from districts.reference import normalize_cadastre
 
 
 def _refused() -> ValidationError:
@@ -82,7 +83,7 @@ def portal_activate(*, code: str, cadastre: str, username: str, password: str) -
     account = row.notice.receivable.account
     typed = (cadastre or "").strip().upper()
     if account.parcel_id:
-        matches = typed == account.parcel.cadastre
+        matches = normalize_cadastre(typed) == account.parcel.cadastre
     else:
         matches = typed in (row.notice.number, row.notice.display_number)
     if not matches:

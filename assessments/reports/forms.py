@@ -9,15 +9,16 @@ from django.utils.translation import gettext_lazy as _
 from assessments.models import Fund
 from assessments.reports.catalog import DISTRICT, END, FUND, GROUP, GROUP_LABELS, RULE, START, Filters, ReportSpec
 from core.fiscal import fiscal_year_of, fiscal_year_start
+from core.forms import DateInput
 from districts.models import District
 
 MAX_DAYS = 366 * 10     # a report spans at most ten years: enough for any office report, bounded work
 
 
 class ReportFilterForm(forms.Form):
-    start = forms.DateField(label=_("Desde"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
+    start = forms.DateField(label=_("Desde"), widget=DateInput())
     end = forms.DateField(label=_("Hasta (o a la fecha)"),
-                          widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
+                          widget=DateInput())
     group = forms.ChoiceField(label=_("Agrupar por"), choices=list(GROUP_LABELS.items()), required=False)
     fund = forms.ChoiceField(label=_("Fondo"), required=False)
     district = forms.ChoiceField(label=_("Distrito"), required=False)

@@ -6,9 +6,10 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from assessments.models import Fund
+from core.forms import DateInput
 from districts.models import District
 
-DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+DATE = DateInput()
 
 
 class AgingFilterForm(forms.Form):

@@ -39,7 +39,7 @@ class AgingView(StaffRequiredMixin, TemplateView):
         fmt = request.GET.get("format")
         if fmt in ("csv", "xlsx"):
             rows = aging.delinquent_accounts(**filters)
-            limits = delinquency.seizure_limits(rows) if irr12 else None
+            limits = delinquency.seizure_limits(rows, as_of) if irr12 else None
             name = f"morosidad-{district.code if district else 'todos'}-{as_of.isoformat()}"
             if fmt == "csv":
                 response = HttpResponse(delinquency.export_csv(rows, limits), content_type="text/csv; charset=utf-8")
@@ -50,7 +50,7 @@ class AgingView(StaffRequiredMixin, TemplateView):
         summary, count = aging.aging_overview(**filters)
         rows = aging.DelinquentRows(count=count, **filters)      # one LIMIT/OFFSET query per page
         page = Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page"))
-        limits = delinquency.seizure_limits(list(page.object_list)) if irr12 else {}
+        limits = delinquency.seizure_limits(list(page.object_list), as_of) if irr12 else {}
         for_page = [{"row": r, "seizure": limits.get(r.parcel_id)} for r in page.object_list]
         query = request.GET.copy()
         query.pop("page", None)

@@ -24,9 +24,9 @@ from liens import services as lien_services
 CHUNK = 5000
 FUNDS = {
     "IRRIGATION": ("riego-bonos", "Fondo de Riego — distritos financiados con bonos", "IRRIGATION", True,
-                   "Ley de riego (estatuto 000), IRR-10"),
+                   "Ley de Riego Público, IRR-10"),
     "LAJAS": ("lajas-explotacion", "Fondo de Explotación — Sistema de Riego del Valle de Lajas", "LAJAS", False,
-              "Ley del Valle de Lajas (estatuto 001), LAJ-1, LAJ-6"),
+              "Ley del Sistema de Riego del Valle de Lajas, LAJ-1, LAJ-6"),
 }
 
 

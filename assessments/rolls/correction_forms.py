@@ -6,9 +6,10 @@ from decimal import Decimal, InvalidOperation
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from core.forms import AmountField, DateInput
 from districts.models import Membership, Parcel
 
-DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+DATE = DateInput()
 AREA = {"max_digits": 14, "decimal_places": 4, "min_value": Decimal("0")}
 
 
@@ -25,12 +26,12 @@ class IncludeMidyearForm(forms.Form):
     included_on = forms.DateField(label=_("Fecha de inclusión"), widget=DATE)
     status = forms.ChoiceField(label=_("Inclusión"), choices=Membership.Status.choices,
                                initial=Membership.Status.PERMANENT)
-    gravity_acres = forms.DecimalField(label=_("Acres por gravedad"), initial=Decimal("0"), **AREA)
-    pumped_acres = forms.DecimalField(label=_("Acres por bombeo"), initial=Decimal("0"), **AREA)
+    gravity_acres = AmountField(label=_("Acres por gravedad"), initial=Decimal("0"), **AREA)
+    pumped_acres = AmountField(label=_("Acres por bombeo"), initial=Decimal("0"), **AREA)
     first_water_on = forms.DateField(label=_("Primera agua recibida u ofrecida"), required=False, widget=DATE)
     free_period_end = forms.DateField(label=_("Fin del período libre (IRR-4)"), required=False, widget=DATE)
     twelve_months_on = forms.DateField(label=_("Doce meses de agua cumplidos (LAJ-5)"), required=False, widget=DATE)
-    credit_pct = forms.DecimalField(label=_("Crédito por derecho de agua (%) (LAJ-4)"), initial=Decimal("0"),
+    credit_pct = AmountField(label=_("Crédito por derecho de agua (%) (LAJ-4)"), initial=Decimal("0"),
                                     max_digits=7, decimal_places=4, min_value=Decimal("0"),
                                     max_value=Decimal("100"))
 

@@ -6,10 +6,11 @@ from datetime import date
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from assessments.rolls.models import CertifiedFigures, Roll
+from assessments.rolls.models import CertifiedFigures, Roll, RollOverride
 from core import roles
 from core.dashboard.items import Item
 from core.dashboard.registry import Context, register
+from core.dashboard.waiting import Waiting, register_waiting
 
 
 def certify_by(fiscal_year: int) -> date:
@@ -43,3 +44,19 @@ def rolls_waiting(ctx: Context):
                    url=reverse("rolls:generate", args=[d.code, figures.fiscal_year]),
                    district_id=d.pk, district_name=d.name, office_id=d.office_id, office_name=d.office.name,
                    roles=(roles.STAFF, roles.ADMINISTRATOR))
+
+
+@register_waiting
+def rolls_waiting_on_role(user):
+    """Line changes to approve (not one's own: four eyes), drafts to certify, figures to generate."""
+    changes = RollOverride.objects.filter(status=RollOverride.Status.PENDING).exclude(requested_by=user)
+    in_rolls = set(changes.values_list("line__roll_id", flat=True))
+    url = reverse("rolls:detail", args=[in_rolls.pop()]) if len(in_rolls) == 1 else reverse("rolls:list")
+    yield Waiting(key="line_change", action=roles.APPROVE, label=_("Cambios de líneas de padrón por aprobar"),
+                  count=changes.count(), url=url, order=10)
+    yield Waiting(key="roll_certify", action=roles.CERTIFY, label=_("Padrones en borrador por certificar"),
+                  count=Roll.objects.filter(status=Roll.Status.DRAFT).count(), url=reverse("rolls:list"),
+                  order=20)
+    yield Waiting(key="roll_generate", action=roles.DRAFT, label=_("Cifras certificadas sin padrón generado"),
+                  count=CertifiedFigures.objects.filter(rolls__isnull=True).count(), url=reverse("rolls:list"),
+                  order=20)

@@ -3,6 +3,7 @@ districts, each delinquent parcel's IRR-12 seizure limit pre-filled from its bal
 from __future__ import annotations
 
 import io
+from datetime import date
 from decimal import Decimal
 
 from django.utils.translation import gettext as _
@@ -32,10 +33,11 @@ def aging_chart(summary: dict[str, Decimal]) -> str:
 SeizureLimit = SeizureFigures
 
 
-def seizure_limits(rows: list[AgingRow]) -> dict[int, SeizureLimit]:
-    """IRR-12 figures for the rows' parcels (two queries however many rows, liens.selectors.net_tax_values),
-    each pre-filled with the whole property's net value (never negative) as the proposed seizure."""
-    nets = net_tax_values(r.parcel_id for r in rows)
+def seizure_limits(rows: list[AgingRow], on: date | None = None) -> dict[int, SeizureLimit]:
+    """IRR-12 figures for the rows' parcels (a few queries however many rows, liens.selectors.net_tax_values),
+    each pre-filled with the whole property's net value (never negative) as the proposed seizure. The
+    liens deduct what they secure on `on` (the aging date; LIEN-4), not the amounts constituted."""
+    nets = net_tax_values((r.parcel_id for r in rows), on)
     out = {}
     for row in rows:
         if not row.parcel_id:

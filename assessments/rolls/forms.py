@@ -4,10 +4,11 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from assessments.whatif.forms import IrrigationFiguresForm, LajasFiguresForm
+from core.forms import AmountField, DateInput
 from core.uploads import bounded_file_field
 from districts.models import District
 
-DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+DATE = DateInput()
 
 
 class CertificationMixin(forms.Form):
@@ -17,7 +18,7 @@ class CertificationMixin(forms.Form):
 
 
 class IrrigationCertifiedForm(IrrigationFiguresForm, CertificationMixin):
-    unpayable_bond_amount = forms.DecimalField(
+    unpayable_bond_amount = AmountField(
         label=_("Bonos que no pueden pagarse (IRR-3)"), max_digits=14, decimal_places=2, min_value=Decimal("0"),
         initial=Decimal("0.00"), required=False,
         help_text=_("Se informa aparte; no es déficit de ningún año posterior."))
@@ -33,6 +34,6 @@ def certified_form_for(district: District, *args, **kwargs):
 
 
 class OverrideForm(forms.Form):
-    new_total = forms.DecimalField(label=_("Nuevo monto del año"), max_digits=14, decimal_places=2,
+    new_total = AmountField(label=_("Nuevo monto del año"), max_digits=14, decimal_places=2,
                                    min_value=Decimal("0"))
     reason = forms.CharField(label=_("Razón"), widget=forms.Textarea(attrs={"rows": 3}))

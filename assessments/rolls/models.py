@@ -133,20 +133,23 @@ class RollJob(models.Model):
         DONE = "DONE", _("Terminado")
         FAILED = "FAILED", _("Falló")
 
-    district = models.ForeignKey("districts.District", on_delete=models.CASCADE, related_name="+")
-    fiscal_year = models.PositiveSmallIntegerField()
-    operation = models.CharField(max_length=12, default="generate")
-    status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
-    total = models.PositiveIntegerField(default=0)
-    done = models.PositiveIntegerField(default=0)
-    message = models.TextField(blank=True)
+    district = models.ForeignKey("districts.District", on_delete=models.CASCADE, related_name="+",
+                                 verbose_name=_("distrito"))
+    fiscal_year = models.PositiveSmallIntegerField(_("año fiscal"))
+    operation = models.CharField(_("operación"), max_length=12, default="generate")
+    status = models.CharField(_("estado"), max_length=8, choices=Status.choices, default=Status.QUEUED)
+    total = models.PositiveIntegerField(_("total"), default=0)
+    done = models.PositiveIntegerField(_("hechas"), default=0)
+    message = models.TextField(_("mensaje"), blank=True)
     requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
-                                     null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+                                     null=True, blank=True, verbose_name=_("pedido por"))
+    created_at = models.DateTimeField(_("creado el"), auto_now_add=True)
+    finished_at = models.DateTimeField(_("terminado el"), null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
+        verbose_name = _("trabajo de padrón")
+        verbose_name_plural = _("trabajos de padrón")
 
     def __str__(self) -> str:
         return f"{self.operation} {self.district_id} FY{self.fiscal_year}: {self.status}"

@@ -39,6 +39,15 @@ class Reporter:
         if self.job is not None:
             RollJob.objects.filter(pk=self.job.pk).update(status=RollJob.Status.FAILED, message=message,
                                                           finished_at=timezone.now())
+            LIVE.clear(self.job.pk)
+
+
+def refuse(job: RollJob | None, message: str) -> None:
+    """End a job that cannot run, with the reason, before any work (the page stops waiting at once)."""
+    if job is not None:
+        RollJob.objects.filter(pk=job.pk).update(status=RollJob.Status.FAILED, message=message,
+                                                 finished_at=timezone.now())
+        LIVE.clear(job.pk)
 
 
 def job_state(job: RollJob) -> dict:
@@ -47,5 +56,6 @@ def job_state(job: RollJob) -> dict:
         live = LIVE.read(job.pk)
         done = live[0] if live else 0
     pct = percent(done, job.total, finished=job.status == RollJob.Status.DONE)
-    return {"id": job.pk, "status": job.status, "done": done, "total": job.total, "percent": pct,
-            "message": job.message}
+    return {"id": job.pk, "status": job.status, "status_label": str(job.get_status_display()), "done": done,
+            "total": job.total, "percent": pct, "message": job.message,
+            "finished": job.status in (RollJob.Status.DONE, RollJob.Status.FAILED)}

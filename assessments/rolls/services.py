@@ -1,6 +1,7 @@
 """Every write of the roll cycle. Each is idempotent: run twice, change nothing the second time."""
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -8,14 +9,19 @@ from decimal import Decimal
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from assessments.rolls import generate, irr9, progress
 from assessments.rolls.models import CertifiedFigures, Roll, RollJob, RollLine, RollOverride
 from assessments.rules.irrigation import IrrigationInputError
 from assessments.rules.lajas import LajasInputError
 from core.audit import audit
+from core.fiscal import fiscal_year_start
 from core.parameters import DatabaseParameters
 from districts.models import District
+
+logger = logging.getLogger(__name__)
+UNEXPECTED = "Error inesperado"   # how a job's message starts when it failed for no known reason
 
 IRR_FIELDS = ("bond_interest", "bond_principal", "bonds_outstanding", "om_cost", "deficit", "surplus",
               "estimated_hydro_income", "hydro_retained", "other_income")
@@ -92,6 +98,12 @@ def roll_generate(*, district_code: str, fiscal_year: int, actor=None, job: Roll
     figures = CertifiedFigures.objects.filter(district=district, fiscal_year=fiscal_year).first()
     if figures is None:
         raise RollError(f"Faltan las cifras certificadas de {district.code} para el año fiscal {fiscal_year}.")
+    existing = Roll.objects.filter(district=district, fiscal_year=fiscal_year).first()
+    if existing is not None and existing.status != Roll.Status.DRAFT:
+        # Nothing to do, and the page must not wait: the job ends at once, saying why (FAILED: it did not run).
+        outcome = Outcome(existing, False, generate_refusal(existing))
+        progress.refuse(job, outcome.message)
+        return outcome
     try:
         generate.check_register(district)
     except generate.RollInputError as exc:
@@ -100,8 +112,10 @@ def roll_generate(*, district_code: str, fiscal_year: int, actor=None, job: Roll
     try:
         with transaction.atomic():
             roll = (Roll.objects.select_for_update().filter(district=district, fiscal_year=fiscal_year).first())
-            if roll is not None and roll.status != Roll.Status.DRAFT:
-                return Outcome(roll, False, f"{roll} ya está {roll.get_status_display().lower()}; no se regenera.")
+            if roll is not None and roll.status != Roll.Status.DRAFT:   # certified while we waited for the lock
+                outcome = Outcome(roll, False, generate_refusal(roll))
+                report.fail(outcome.message)
+                return outcome
             if roll is None:
                 roll = Roll.objects.create(district=district, fiscal_year=fiscal_year, figures=figures)
             else:
@@ -122,6 +136,12 @@ def roll_generate(*, district_code: str, fiscal_year: int, actor=None, job: Roll
         raise RollError(f"{exc.field}: {exc.message}") from None
     report.finish(f"{result.line_count} líneas")
     return Outcome(roll, True, f"{roll}: {result.line_count} líneas, total {result.totals.get('total')}.")
+
+
+def generate_refusal(roll: Roll) -> str:
+    """Why a roll past its draft is not generated again (its lines are billed; corrections are new entries)."""
+    return _("El padrón %(roll)s ya está %(status)s: no se vuelve a generar. Las correcciones se hacen con "
+             "ajustes y correcciones del padrón.") % {"roll": roll, "status": roll.get_status_display().lower()}
 
 
 def _delete_lines(roll: Roll) -> None:
@@ -197,6 +217,40 @@ def _rescaled_detail(line: RollLine, new_total: Decimal) -> list:
     return items
 
 
+def certify_refusals(roll: Roll) -> list[str]:
+    """Why `roll` cannot be certified now (empty: it can). The confirmation page, the view that
+    queues the job and the job itself ask the same question, so a refusal is known before any work."""
+    if roll.status != Roll.Status.DRAFT:
+        return [_("El padrón ya está %(status)s.") % {"status": roll.get_status_display().lower()}]
+    reasons = []
+    pending = RollOverride.objects.filter(line__roll=roll, status=RollOverride.Status.PENDING).count()
+    if pending:
+        reasons.append(_("Hay %(n)s cambio(s) de líneas pendientes de aprobación: un aprobador debe aprobarlos o "
+                         "rechazarlos antes de certificar.") % {"n": pending})
+    if (refusal := irr9.certify_refusal(roll)) is not None:
+        reasons.append(refusal)
+    if roll.line_count == 0:
+        reasons.append(_("El padrón no tiene líneas: genérelo primero."))
+    return reasons
+
+
+def finalize_refusals(roll: Roll, on: date | None = None) -> list[str]:
+    """Why `roll` cannot be finalized on `on` (default today; empty: it can). Finalizing constitutes
+    the liens dated that day (LIEN-1), and a roll's liens exist only from the first day of the fiscal
+    year it bills (IRR-10, LAJ-6): before July 1, the roll waits, certified."""
+    if roll.status != Roll.Status.CERTIFIED:
+        if roll.status == Roll.Status.FINALIZED:
+            return [_("El padrón ya está finalizado.")]
+        return [_("Solo se finaliza un padrón certificado.")]
+    day = on or timezone.localdate()
+    start = fiscal_year_start(roll.fiscal_year)
+    if day < start:
+        return [_("El padrón FY%(fy)s se finaliza a partir del %(start)s, primer día de su año fiscal: los "
+                  "gravámenes no pueden constituirse antes (fecha pedida: %(day)s).") % {
+                      "fy": roll.fiscal_year, "start": start.strftime("%d/%m/%Y"), "day": day.strftime("%d/%m/%Y")}]
+    return []
+
+
 def roll_certify(*, roll: Roll, actor, on: date | None = None, job: RollJob | None = None, echo=None) -> Outcome:
     """DRAFT → CERTIFIED and bill every line (IRR-9, LAJ-6), in one transaction: a worker killed half
     way leaves the roll in draft with no charge, and the redelivered task certifies it once. A roll
@@ -207,7 +261,7 @@ def roll_certify(*, roll: Roll, actor, on: date | None = None, job: RollJob | No
     from assessments.rolls.billing import billable_lines
 
     report = progress.Reporter(job, total=billable_lines(current).count(), echo=echo)
-    return _reported(report, "Error inesperado al certificar",
+    return _reported(report, f"{UNEXPECTED} al certificar",
                      lambda: _certify_and_bill(roll=current, actor=actor, on=on, report=report))
 
 
@@ -220,6 +274,7 @@ def _reported(report: progress.Reporter, failure: str, step) -> Outcome:
         report.fail("; ".join(exc.messages))
         raise
     except Exception as exc:
+        logger.exception("%s", failure)
         report.fail(f"{failure}: {exc}")
         raise
     report.finish(outcome.message)
@@ -230,12 +285,9 @@ def _certify_and_bill(*, roll: Roll, actor, on: date | None, report: progress.Re
     roll = Roll.objects.select_for_update().get(pk=roll.pk)
     if roll.status != Roll.Status.DRAFT:   # certified by another delivery while we waited for the lock
         return Outcome(roll, False, f"{roll} ya estaba {roll.get_status_display().lower()}.")
-    if RollOverride.objects.filter(line__roll=roll, status=RollOverride.Status.PENDING).exists():
-        raise RollError("Hay cambios de líneas pendientes de aprobación.")
-    if (refusal := irr9.certify_refusal(roll)) is not None:
-        raise RollError(refusal)
-    if roll.line_count == 0:
-        raise RollError("El padrón no tiene líneas: genérelo primero.")
+    reasons = certify_refusals(roll)
+    if reasons:
+        raise RollError(reasons)
     roll.status, roll.certified_at, roll.certified_by = Roll.Status.CERTIFIED, timezone.now(), actor
     roll.save(update_fields=["status", "certified_at", "certified_by"])
     audit(actor=actor, action="roll.certify", target=roll, summary=f"Padrón certificado: {roll}")
@@ -261,7 +313,7 @@ def roll_finalize(*, roll: Roll, actor=None, on: date | None = None, job: RollJo
     from assessments.rolls.billing import open_roll_receivables
 
     report = progress.Reporter(job, total=open_roll_receivables(current).count(), echo=echo)
-    return _reported(report, "Error inesperado al finalizar",
+    return _reported(report, f"{UNEXPECTED} al finalizar",
                      lambda: _finalize(roll=current, actor=actor, on=on, report=report))
 
 
@@ -269,8 +321,9 @@ def _finalize(*, roll: Roll, actor, on: date | None, report: progress.Reporter) 
     roll = Roll.objects.select_for_update().get(pk=roll.pk)
     if roll.status == Roll.Status.FINALIZED:   # finalized by another delivery while we waited for the lock
         return Outcome(roll, False, f"{roll} ya estaba finalizado.")
-    if roll.status != Roll.Status.CERTIFIED:
-        raise RollError("Solo se finaliza un padrón certificado.")
+    reasons = finalize_refusals(roll, on=on)
+    if reasons:
+        raise RollError(reasons)
     roll.status, roll.finalized_at = Roll.Status.FINALIZED, timezone.now()
     roll.save(update_fields=["status", "finalized_at"])
     audit(actor=actor, action="roll.finalize", target=roll, summary=f"Padrón finalizado: {roll}")

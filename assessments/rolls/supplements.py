@@ -144,7 +144,7 @@ def inclusion_supplement(*, membership: Membership, on: date, actor=None) -> Rol
     correction = RollCorrection.objects.create(
         roll=roll, parcel=member.parcel, kind=Kind.INCLUSION, key=key, rule=rule, amount=amount, breakdown=breakdown,
         created_by=user_or_none(actor),
-        reason=f"Inclusión de {member.parcel.cadastre} el {member.included_on.isoformat()} ({rule})")
+        reason=f"Inclusión de {member.parcel.cadastre} el {member.included_on:%d/%m/%Y} ({rule})")
     if installments:
         correction.receivable = receivable_create(
             account=account, fund=fund_for(roll.district),
@@ -278,7 +278,7 @@ def parcel_split(*, district: District, parent: Parcel, children: list[Child], o
         out += _split_roll_charges(roll, parent, children, weights, key, on, actor)
     cadastres = [c.parcel.cadastre for c in children]
     audit(actor=actor, action="parcel.split", target=parent,
-          summary=f"{parent.cadastre} segregada el {on.isoformat()} en {', '.join(cadastres)}",
+          summary=f"{parent.cadastre} segregada el {on:%d/%m/%Y} en {', '.join(cadastres)}",
           data={"children": [[c.parcel.cadastre, str(c.gravity_acres), str(c.pumped_acres)] for c in children],
                 "weights_by_roll": weights_by_roll, "corrections": [c.pk for c in out]})
     return out
@@ -296,7 +296,7 @@ def _split_roll_charges(roll, parent, children, weights, key, on, actor) -> list
     states = [s for s in installment_states(parent_account, receivable_ids=[r.pk for r in receivables])
               if s.open_total > 0]
     rule = "IRR-10" if roll.is_irrigation else "LAJ-6"
-    memo = f"Segregación de {parent.cadastre} el {on.isoformat()} ({rule})"
+    memo = f"Segregación de {parent.cadastre} el {on:%d/%m/%Y} ({rule})"
     user = user_or_none(actor)
     # {child: [(due, principal, surcharge, parent state)]}: each open installment apportioned by area.
     parts: dict[str, list] = {k: [] for k, _w in weights}

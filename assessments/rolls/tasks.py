@@ -4,7 +4,7 @@ from datetime import date
 from celery import shared_task
 from django.utils import timezone
 
-from assessments.rolls import services
+from assessments.rolls import progress, services
 from assessments.rolls.models import Roll, RollJob
 
 
@@ -17,9 +17,12 @@ def roll_generate_task(self, job_id: int) -> str:
         outcome = services.roll_generate(district_code=job.district.code, fiscal_year=job.fiscal_year,
                                          actor=job.requested_by, job=job)
     except services.RollError as exc:
-        RollJob.objects.filter(pk=job.pk).update(status=RollJob.Status.FAILED, message="; ".join(exc.messages),
-                                                 finished_at=timezone.now())
+        progress.refuse(job, "; ".join(exc.messages))
         return "failed"
+    except Exception as exc:
+        # The page polls until the job ends: an unforeseen error ends it too, saying so, before it propagates.
+        progress.refuse(job, f"{services.UNEXPECTED} al generar: {exc}")
+        raise
     return outcome.message
 
 

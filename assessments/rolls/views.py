@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.views import View
 from django.views.generic import FormView, TemplateView
 
-from assessments.rolls import charts, irr9, progress, services
+from assessments.rolls import charts, irr9, jobs, progress, services
 from assessments.rolls.forms import OverrideForm, certified_form_for
 from assessments.rolls.models import CertifiedFigures, Roll, RollJob, RollLine, RollOverride
 from core import roles
@@ -33,8 +33,14 @@ class RollListView(StaffRequiredMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
+        from django.db.models import Exists, OuterRef
+
         ctx["rolls"] = Roll.objects.select_related("district").order_by("-fiscal_year", "district__name")
-        ctx["figures"] = CertifiedFigures.objects.select_related("district").order_by("-fiscal_year")
+        # A roll past its draft is not generated again: its row offers no "Generar padrón".
+        past_draft = Roll.objects.filter(district=OuterRef("district"), fiscal_year=OuterRef("fiscal_year")).exclude(
+            status=Roll.Status.DRAFT)
+        ctx["figures"] = (CertifiedFigures.objects.select_related("district").annotate(roll_locked=Exists(past_draft))
+                          .order_by("-fiscal_year"))
         ctx["districts"] = _roll_districts()
         ctx["jobs"] = RollJob.objects.select_related("district")[:5]
         return ctx
@@ -86,10 +92,21 @@ class FiguresView(WriterRequiredMixin, FormView):
 
 class GenerateView(WriterRequiredMixin, View):
     required_action = roles.DRAFT
+    def get(self, request, code: str, fy: int):
+        return redirect("rolls:list")   # links (the dashboard's) land on the list, whose button posts
+
     def post(self, request, code: str, fy: int):
         from assessments.rolls.tasks import roll_generate_task
 
         district = get_object_or_404(_roll_districts(), code=code)
+        roll = Roll.objects.filter(district=district, fiscal_year=fy).first()
+        if roll is not None and roll.status != Roll.Status.DRAFT:   # refused now: no job that waits for nothing
+            messages.error(request, services.generate_refusal(roll))
+            return redirect(roll.get_absolute_url())
+        if not CertifiedFigures.objects.filter(district=district, fiscal_year=fy).exists():
+            messages.error(request, _("Faltan las cifras certificadas de %(d)s para el año fiscal %(fy)s.") % {
+                "d": district.code, "fy": fy})
+            return redirect("rolls:list")
         job = RollJob.objects.create(district=district, fiscal_year=fy, requested_by=request.user)
         transaction.on_commit(lambda: roll_generate_task.delay(job.pk))
         return redirect("rolls:job", pk=job.pk)
@@ -134,13 +151,34 @@ class RollDetailView(StaffRequiredMixin, TemplateView):
                    water_price_missing=not roll.is_irrigation and not _has_parameter("laj_water_sales", roll),
                    irr9=irr9.terms_for_roll(roll) if roll.is_irrigation else None)
         ctx["corrections"] = roll_corrections(roll)
+        # Issue #17: missing water records for IRR-8's semesters, said before the review (not found after).
+        from assessments.rolls.water_check import water_records_warning
+
+        ctx["water_warning"] = water_records_warning(roll)
         certify_job = last_roll_job(roll, CERTIFY)
         if certify_job is not None:
-            ctx.update(certify_job=certify_job, certify_state=progress.job_state(certify_job))
+            ctx.update(certify_job=certify_job, certify_state=progress.job_state(certify_job),
+                       show_certify_job=_job_card_shown(certify_job, roll, Roll.Status.DRAFT, Roll.Status.CERTIFIED,
+                                                        services.certify_refusals))
         finalize_job = last_roll_job(roll, FINALIZE)
         if finalize_job is not None:
-            ctx.update(finalize_job=finalize_job, finalize_state=progress.job_state(finalize_job))
+            ctx.update(finalize_job=finalize_job, finalize_state=progress.job_state(finalize_job),
+                       show_finalize_job=_job_card_shown(finalize_job, roll, Roll.Status.CERTIFIED,
+                                                         Roll.Status.FINALIZED, services.finalize_refusals))
         return ctx
+
+
+def _job_card_shown(job: RollJob, roll: Roll, before: str, after: str, refusals) -> bool:
+    """A running job's card shows its progress; a finished one shows while the roll is in the state it
+    produced. A failed job's card shows while its cause lasts: a refusal whose reason no longer holds
+    (the pending change was decided) is gone; an unexpected error stays until a new attempt."""
+    if job.status in (RollJob.Status.QUEUED, RollJob.Status.RUNNING):
+        return True
+    if job.status == RollJob.Status.DONE:
+        return roll.status == after
+    if roll.status != before:
+        return False
+    return job.message.startswith(services.UNEXPECTED) or bool(refusals(roll))
 
 
 def roll_corrections(roll: Roll):
@@ -206,6 +244,20 @@ class RollActionView(WriterRequiredMixin, View):
     def get_required_action(self, request) -> str:
         return roles.FINALIZE if self.kwargs.get("action") == FINALIZE else roles.CERTIFY
 
+    def get(self, request, pk: int, action: str):
+        """The confirmation page: what the step will do (lines, total, liens, notices), what stops it
+        now, and who can correct what afterwards. Only its button posts."""
+        from django.shortcuts import render
+
+        from assessments.rolls import confirm
+
+        roll = get_object_or_404(Roll.objects.select_related("district"), pk=pk)
+        if action not in (CERTIFY, FINALIZE):
+            return redirect(roll.get_absolute_url())
+        preview = confirm.certify_preview(roll) if action == CERTIFY else confirm.finalize_preview(roll)
+        return render(request, "rolls/confirm.html", {
+            "roll": roll, "preview": preview, "active_job": active_roll_job(roll, action)})
+
     def post(self, request, pk: int, action: str):
         roll = get_object_or_404(Roll, pk=pk)
         if action == "certify":
@@ -217,55 +269,35 @@ class RollActionView(WriterRequiredMixin, View):
     def certify(self, request, roll: Roll):
         """Certifying bills every line (minutes on a large roll): a worker does it; the roll page shows
         the progress. A job already queued or running for the roll is reused, not doubled."""
-        from assessments.rolls.tasks import roll_certify_task
-
         if roll.status != Roll.Status.DRAFT:
             messages.info(request, _("El padrón ya estaba certificado."))
             return redirect(roll.get_absolute_url())
-        queue_roll_job(roll, CERTIFY, roll_certify_task, request.user)
+        try:
+            jobs.request_certify(roll, request.user)
+        except services.RollError as exc:   # said now, not by a job that fails a moment later
+            messages.error(request, " ".join(exc.messages))
+            return redirect(roll.get_absolute_url())
         messages.info(request, _("Certificación en curso: se facturan las líneas del padrón."))
         return redirect(roll.get_absolute_url())
 
     def finalize(self, request, roll: Roll):
         """Finalizing constitutes the lien of every open charge (minutes on a large roll): a worker does
         it, as with certification, and the roll page shows the progress."""
-        from assessments.rolls.tasks import roll_finalize_task
-
         if roll.status == Roll.Status.FINALIZED:
             messages.info(request, _("El padrón ya estaba finalizado."))
             return redirect(roll.get_absolute_url())
-        if roll.status != Roll.Status.CERTIFIED:
-            messages.error(request, _("Solo se finaliza un padrón certificado."))
+        try:
+            jobs.request_finalize(roll, request.user)
+        except services.RollError as exc:   # said now, not by a job that fails a moment later
+            messages.error(request, " ".join(exc.messages))
             return redirect(roll.get_absolute_url())
-        queue_roll_job(roll, FINALIZE, roll_finalize_task, request.user)
         messages.info(request, _("Finalización en curso: se constituyen los gravámenes de los cargos abiertos."))
         return redirect(roll.get_absolute_url())
 
 
-CERTIFY = "certify"
-FINALIZE = "finalize"
-
-
-def queue_roll_job(roll: Roll, operation: str, task, actor) -> RollJob:
-    """The roll's job for `operation` waiting or running, or a new one whose task is sent on commit:
-    a double click reuses the queued job instead of doubling it."""
-    job = active_roll_job(roll, operation)
-    if job is None:
-        job = RollJob.objects.create(district_id=roll.district_id, fiscal_year=roll.fiscal_year,
-                                     operation=operation, requested_by=actor)
-        transaction.on_commit(lambda: task.delay(job.pk))
-    return job
-
-
-def active_roll_job(roll: Roll, operation: str) -> RollJob | None:
-    return (RollJob.objects.filter(district_id=roll.district_id, fiscal_year=roll.fiscal_year, operation=operation,
-                                   status__in=[RollJob.Status.QUEUED, RollJob.Status.RUNNING])
-            .order_by("-created_at", "-pk").first())
-
-
-def last_roll_job(roll: Roll, operation: str) -> RollJob | None:
-    return (RollJob.objects.filter(district_id=roll.district_id, fiscal_year=roll.fiscal_year, operation=operation)
-            .order_by("-created_at", "-pk").first())
+# The job helpers live in assessments.rolls.jobs (the API queues the same jobs); their old names stay here.
+CERTIFY, FINALIZE = jobs.CERTIFY, jobs.FINALIZE
+queue_roll_job, active_roll_job, last_roll_job = jobs.queue_roll_job, jobs.active_roll_job, jobs.last_roll_job
 
 
 EXPORT_HEADER = ["catastro", "acres_o_peso", "parte_o_bruto", "credito", "a_cobrar", "exencion", "detalle"]

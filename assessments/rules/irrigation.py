@@ -316,12 +316,18 @@ class IrrigationPlan:
         """
         found = self._water_labels.get(due)
         if found is None:
-            prior = fiscal_year_of(due) - 1
-            a = ((period_label(prior, 2),) if (due.month == 7 and due.day == 1)
-                 else (period_label(prior, 1), period_label(prior, 2)))
-            found = (a, (period_label(*_last_semester_ended_month_before(due)),))
+            found = water_reference_labels(due)
             self._water_labels[due] = found
         return found
+
+
+def water_reference_labels(due: date) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """IRR-8's semesters for a charge due on `due` (IrrigationPlan.water_labels, uncached): also read
+    by the roll page, which warns when those semesters have no water records."""
+    prior = fiscal_year_of(due) - 1
+    a = ((period_label(prior, 2),) if (due.month == 7 and due.day == 1)
+         else (period_label(prior, 1), period_label(prior, 2)))
+    return a, (period_label(*_last_semester_ended_month_before(due)),)
 
 
 def _last_semester_ended_month_before(due: date) -> tuple[int, int]:

@@ -150,6 +150,12 @@ LANGUAGES = [("es", _("Español")), ("en", _("English"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
 TIME_ZONE = "America/Puerto_Rico"
+# Puerto Rico conventions in both languages (config/formats): 1,234.56 and dd/mm/yyyy. Django's `es` would
+# give Spain's 1.234,56 (the admin showed "19160,01").
+FORMAT_MODULE_PATH = ["config.formats"]
+# Not on: it would also group years and record numbers ("2,026"). Amounts get their commas from the
+# `usd`/`num` filters (core/templatetags/fmt.py) and the admin's money columns (core/admin_mixins.py).
+USE_THOUSAND_SEPARATOR = False
 USE_TZ = True
 
 STATIC_URL = "static/"
@@ -184,7 +190,8 @@ REST_FRAMEWORK = {
         "core.api_tokens.ApiTokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["core.permissions.HasAction"],
-    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend",
+    # core.filters: a filter value it cannot read is a 400, not "no filter".
+    "DEFAULT_FILTER_BACKENDS": ["core.filters.FilterBackend",
                                 "rest_framework.filters.OrderingFilter"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
@@ -202,6 +209,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "SERVE_PERMISSIONS": ["core.permissions.IsStaffReader"],
+    # The API speaks JSON: its contract documents JSON bodies only (forms are still parsed, for the browsable API).
+    "PARSER_WHITELIST": ["core.api.JSONParser"],
+    # Every operation documents its errors too (400/403/404/415/429 with their bodies): core/api_schema.py.
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "core.api_schema.document_errors"],
     # One name per choice set where field names collide ("kind", "status") or one set has several names.
     # The schema is generated without warnings (tests/web/test_api_schema.py), so the deploy check
     # drf_spectacular.W001 stays on.

@@ -2,12 +2,13 @@
 from django_filters import rest_framework as filters
 from rest_framework import viewsets
 
+from core.filters import FilterSet
 from districts import selectors
 from districts.api import serializers as s
 from districts.models import District, Membership, Office, Parcel, WaterDelivery
 
 
-class ParcelFilter(filters.FilterSet):
+class ParcelFilter(FilterSet):
     q = filters.CharFilter(method="search", label="Texto (catastro, dirección o dueño; sin acentos)")
     district = filters.CharFilter(field_name="memberships__district__code")
     municipality = filters.CharFilter(field_name="municipality__name", lookup_expr="iexact")
@@ -20,7 +21,7 @@ class ParcelFilter(filters.FilterSet):
         return queryset.filter(pk__in=selectors.parcel_search(value).values("pk"))
 
 
-class PartyFilter(filters.FilterSet):
+class PartyFilter(FilterSet):
     q = filters.CharFilter(method="search", label="Nombre, correo, teléfono o dirección (sin acentos)")
     kind = filters.CharFilter()
 

@@ -7,12 +7,13 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from core.forms import AmountField, DateInput, PRModelForm
 from core.uploads import bounded_file_field
 from districts.improvement import rules
 from districts.improvement.models import SidResolution, TidAccountEntry, TidFactorFinding, TidOrdinance
 from districts.models import District, Municipality, Parcel, Party
 
-DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+DATE = DateInput()
 
 
 def date_field(label, required=True, **extra):
@@ -47,7 +48,7 @@ class Sid1RefusalMixin:
         return data
 
 
-class SidResolutionForm(Sid1RefusalMixin, forms.ModelForm):
+class SidResolutionForm(Sid1RefusalMixin, PRModelForm):
     due_dates = MonthDaysField(label=_("Fechas de vencimiento (MM-DD)"),
                                help_text=_("Fechas de pago que fija la resolución, p. ej. «07-01, 01-01» (SID-1)."))
 
@@ -75,7 +76,7 @@ class SidResolutionForm(Sid1RefusalMixin, forms.ModelForm):
 
 class SidChargeForm(Sid1RefusalMixin, forms.Form):
     parcel = forms.ModelChoiceField(label=_("Parcela"), queryset=Parcel.objects.none())
-    annual_charge = forms.DecimalField(label=_("Cargo anual"), max_digits=14, decimal_places=2, min_value=0)
+    annual_charge = AmountField(label=_("Cargo anual"), max_digits=14, decimal_places=2, min_value=0)
 
     def __init__(self, *args, resolution=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -96,7 +97,7 @@ class MailedForm(forms.Form):
 class BatchForm(forms.Form):
     reference = forms.CharField(label=_("Referencia del CRIM"), max_length=60, required=False)
     received_on = date_field(_("Recibido el"))
-    collected = forms.DecimalField(label=_("Recaudado"), max_digits=14, decimal_places=2, min_value=0)
+    collected = AmountField(label=_("Recaudado"), max_digits=14, decimal_places=2, min_value=0)
 
 
 class RemitForm(forms.Form):
@@ -178,7 +179,7 @@ class OrdinanceForm(forms.Form):
     number = forms.CharField(label=_("Número de ordenanza"), max_length=40)
     name = forms.CharField(label=_("Nombre del distrito"), max_length=200)
     issued_on = date_field(_("Aprobada por la Legislatura el"))
-    expected_amount = forms.DecimalField(label=_("Cantidad que se espera recaudar"), max_digits=14,
+    expected_amount = AmountField(label=_("Cantidad que se espera recaudar"), max_digits=14,
                                          decimal_places=2, min_value=0)
     term_years = forms.IntegerField(label=_("Término (años)"), min_value=1, max_value=60)
     first_fiscal_year = forms.IntegerField(label=_("Primer año fiscal"), min_value=1950, max_value=2200)
@@ -228,7 +229,7 @@ class AssociationReceiptForm(forms.Form):
 class AccountEntryForm(forms.Form):
     kind = forms.ChoiceField(label=_("Tipo"), choices=TidAccountEntry.Kind.choices)
     entry_date = date_field(_("Fecha"))
-    amount = forms.DecimalField(label=_("Monto"), max_digits=14, decimal_places=2, min_value=Decimal("0.01"))
+    amount = AmountField(label=_("Monto"), max_digits=14, decimal_places=2, min_value=Decimal("0.01"))
     purpose = forms.CharField(label=_("Propósito"), max_length=240)
     admin_expense = forms.BooleanField(label=_("Gasto administrativo (tope 5 %)"), required=False)
     supporting_document = bounded_file_field(label=_("Documento de apoyo"), required=False)

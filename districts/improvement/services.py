@@ -552,7 +552,7 @@ def tid_mayor_receipt(*, actor, ordinance: TidOrdinance, received_on: date) -> T
     if ordinance.mayor_received_on == received_on:
         return ordinance
     if ordinance.mayor_received_on is not None:
-        raise ValidationError({"received_on": _(RECEIPT_RECORDED) % {"d": ordinance.mayor_received_on.isoformat()}})
+        raise ValidationError({"received_on": _(RECEIPT_RECORDED) % {"d": f"{ordinance.mayor_received_on:%d/%m/%Y}"}})
     if received_on < ordinance.issued_on:
         raise ValidationError({"received_on": _("No puede recibirla antes de aprobarse.")})
     deadline = clocks.due(clocks.TID_MAYOR, received_on)

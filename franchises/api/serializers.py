@@ -13,10 +13,10 @@ class PartyRefSerializer(serializers.Serializer):
 class FranchiseSerializer(serializers.ModelSerializer):
     holder = PartyRefSerializer()
     property_owner = PartyRefSerializer(allow_null=True)
-    property_parcel = serializers.SlugRelatedField(slug_field="cadastre", read_only=True)
+    property_parcel = serializers.SlugRelatedField(slug_field="cadastre", read_only=True, allow_null=True)
     tariff_class_label = serializers.CharField(source="get_tariff_class_display")
     exemption_citation = serializers.SerializerMethodField()
-    predecessor = serializers.SlugRelatedField(slug_field="number", read_only=True)
+    predecessor = serializers.SlugRelatedField(slug_field="number", read_only=True, allow_null=True)
     office = serializers.StringRelatedField()
     max_expiry = serializers.DateField()
 
@@ -55,7 +55,7 @@ class ApplicationSerializer(serializers.ModelSerializer):
     recipient = PartyRefSerializer(allow_null=True)
     checklist = serializers.ListField(child=serializers.DictField())
     missing_documents = serializers.ListField(child=serializers.CharField())
-    resulting_franchise = serializers.SlugRelatedField(slug_field="number", read_only=True)
+    resulting_franchise = serializers.SlugRelatedField(slug_field="number", read_only=True, allow_null=True)
     hearings = HearingSerializer(many=True)
 
     class Meta:

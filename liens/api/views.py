@@ -1,6 +1,8 @@
 """Lien API: the parcel's ranking in the `lien-ranking` contract's shape, and rulings.
 
 GET  /api/v1/parcels/{id}/liens/           staff (auditors included); ?on=YYYY-MM-DD, ?proceeds=
+     each lien gives `amount` (as constituted) and `outstanding` (what it secures on `on`, LIEN-4);
+     the distribution pays `outstanding`
 POST /api/v1/parcels/{id}/liens/rulings/   legal reviewers only; 400 with the fields at fault
 
 Lien ids are the liens' primary keys as strings, as ids are in contracts/compute.md.
@@ -24,18 +26,24 @@ MONEY = {"max_digits": 14, "decimal_places": 2}
 
 
 class LienOutputSerializer(serializers.ModelSerializer):
+    """A lien in force: `amount` as constituted, `outstanding` what it secures on the date asked (LIEN-4)."""
+
     id = serializers.SerializerMethodField()
+    outstanding = serializers.SerializerMethodField()
     kind_label = serializers.CharField(source="get_kind_display")
     status_label = serializers.CharField(source="get_status_display")
 
     class Meta:
         model = Lien
-        fields = ["id", "kind", "kind_label", "amount", "constituted_on", "status", "status_label", "origin_type",
-                  "origin_id", "origin_label", "mortgage_terms", "district_cooperative",
+        fields = ["id", "kind", "kind_label", "amount", "outstanding", "constituted_on", "status", "status_label",
+                  "origin_type", "origin_id", "origin_label", "mortgage_terms", "district_cooperative",
                   "finances_public_infrastructure", "presented_seq"]
 
     def get_id(self, lien) -> str:
         return str(lien.pk)
+
+    def get_outstanding(self, lien) -> str:
+        return str(self.context["secured"][lien.pk])
 
 
 class RulingOutputSerializer(serializers.ModelSerializer):
@@ -64,7 +72,9 @@ def ranking_payload(parcel: Parcel, on=None, proceeds=None) -> dict:
         "on": on.isoformat() if on else None,
         "calculation": "lien-ranking",
         **selectors.ranking_contract(pr, proceeds),
-        "liens": LienOutputSerializer([r.lien for r in pr.rows], many=True).data,
+        "as_of": pr.as_of.isoformat(),
+        "liens": LienOutputSerializer([r.lien for r in pr.rows], many=True,
+                                      context={"secured": {r.lien.pk: r.secured for r in pr.rows}}).data,
         "rulings": RulingOutputSerializer(pr.rulings, many=True).data,
     }
 

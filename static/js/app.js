@@ -28,6 +28,42 @@
     document.querySelectorAll("[data-select-on-click]").forEach(function (el) {
       el.addEventListener("click", function () { el.select(); });
     });
+    // Public pages on a phone (static/css/app.css, body.public): a table's rows stack, so each cell
+    // carries its column's heading in data-label for the CSS to show beside the value.
+    document.querySelectorAll("body.public table.data").forEach(function (table) {
+      var heads = Array.prototype.map.call(table.querySelectorAll("thead th"), function (th) { return th.textContent.trim(); });
+      if (!heads.length) { return; }
+      table.querySelectorAll("tbody tr").forEach(function (tr) {
+        Array.prototype.forEach.call(tr.children, function (td, i) {
+          if (heads[i] && !td.hasAttribute("colspan")) { td.setAttribute("data-label", heads[i]); }
+        });
+      });
+    });
+    // A staff card whose table is wider than the window scrolls inside itself (static/css/app.css):
+    // it takes the keyboard focus, so arrow keys scroll it, and is named by its heading.
+    document.querySelectorAll(".content .card").forEach(function (card) {
+      if (card.scrollWidth <= card.clientWidth + 1 || card.hasAttribute("tabindex")) { return; }
+      card.setAttribute("tabindex", "0");
+      card.setAttribute("role", "region");
+      var heading = card.querySelector("h2, h3");
+      card.setAttribute("aria-label", heading ? heading.textContent.trim() : document.title);
+    });
+    // <a data-carry-fields href="/other/?x=1">: follow the link carrying what was typed in its form's
+    // fields (not the CSRF token, not files): "Simular antes" opens the what-if page with the figures.
+    document.querySelectorAll("a[data-carry-fields]").forEach(function (link) {
+      link.addEventListener("click", function (ev) {
+        var form = link.closest("form");
+        if (!form) { return; }
+        var url = new URL(link.href, window.location.href);
+        Array.prototype.forEach.call(form.elements, function (field) {
+          if (!field.name || field.disabled || field.type === "file" || field.name === "csrfmiddlewaretoken") { return; }
+          if ((field.type === "checkbox" || field.type === "radio") && !field.checked) { return; }
+          url.searchParams.set(field.name, field.value);
+        });
+        ev.preventDefault();
+        window.location.href = url.toString();
+      });
+    });
     // <button data-print>: print the page.
     document.querySelectorAll("[data-print]").forEach(function (el) {
       el.addEventListener("click", function () { window.print(); });

@@ -23,7 +23,7 @@
     var interval = parseInt(box.dataset.interval || "1000", 10);
     function tick() {
       fetch(box.dataset.url, {credentials: "same-origin", headers: {"Accept": "application/json"}})
-        .then(function (r) { return r.json(); })
+        .then(function (r) { if (!r.ok) { throw new Error(r.status); } return r.json(); })
         .then(function (s) {
           setBar(box, s.percent);
           text(box, ".count", s.done + " / " + s.total);
@@ -31,7 +31,9 @@
           text(box, "[data-job-message]", s.message || "");
           if (finished(s)) { window.location.reload(); return; }
           setTimeout(tick, interval);
-        });
+        })
+        // A failed poll (network, a restart) is tried again later rather than leaving the page frozen.
+        .catch(function () { setTimeout(tick, interval * 3); });
     }
     setTimeout(tick, interval / 2);
   }

@@ -70,7 +70,8 @@ def test_staff_run_the_year_from_the_page_and_read_the_report(approver_client, m
     body = response.content.decode()
     assert response.status_code == 200
     assert "FY2027: 1 facturas nuevas por $100.00." in body
-    assert "DRNA-FE-2020-0101" in body and "RAINWATER" in body and "$50.00" in body
+    assert "DRNA-FE-2020-0101" in body and "Agua de lluvia" in body and "$50.00" in body
+    assert "RAINWATER" not in body                                   # words, not codes (issue #17)
     run = InvoiceRun.objects.get()
     assert (run.created_count, run.trigger, run.run_by.username) == (1, "PAGE", "alba.aprobadora")
     again = approver_client.post(reverse("franchise_billing:run"), {"fiscal_year": 2027}, follow=True)

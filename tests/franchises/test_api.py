@@ -92,9 +92,10 @@ def test_renewal_decision_needs_the_debt_and_uses_billing_when_registered(decide
         refused = post(decider, url, {"decided_on": "2027-10-15", "grant": True, "outstanding_debt": "0.00"})
     finally:
         selectors.register_debt_provider(None)
-    body = refused.json()
-    assert refused.status_code == 200
-    assert (body["status"], body["outstanding_debt"], body["debt_source"]) == ("DENIED", "310.00", "billing")
+    body = refused.json()   # asked to grant with billing's debt: 400 with the reason, nothing recorded
+    assert refused.status_code == 400 and "$310.00" in str(body["grant"])
+    app.refresh_from_db()
+    assert (app.status, app.determination_date) == ("RECEIVED", None)
 
 
 def test_openapi_schema_includes_the_franchise_endpoints(api):

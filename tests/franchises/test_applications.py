@@ -106,10 +106,14 @@ def test_transfer_over_acquired_right_refused_unless_the_right_went_first(make_f
     assert "ACQUIRED_RIGHT_TRANSFERRED" in app.required_documents
     app = services.application_review(actor=None, application=app, documents=ALL_TRANSFER_DOCS, fee_paid=True,
                                       controversy=False, changes_conditions=False)
-    refused = decide(app)
+    with pytest.raises(ValidationError) as exc:   # asked to grant: refused with the reason, not recorded denied
+        decide(app)
+    assert "derecho adquirido" in exc.value.message_dict["documents"][0]
+    app.refresh_from_db()
     f.refresh_from_db()
-    assert refused.status == "DENIED" and "derecho adquirido" in refused.determination
-    assert f.holder == holder
+    assert (app.status, app.determination, f.holder) == ("UNDER_REVIEW", "", holder)
+    refused = decide(app, grant=False, determination="Falta la transferencia previa del derecho adquirido.")
+    assert refused.status == "DENIED"
 
     second = transfer(f, recipient, documents={**ALL_TRANSFER_DOCS, "ACQUIRED_RIGHT_TRANSFERRED": True})
     assert decide(second).status == "GRANTED"
@@ -199,7 +203,13 @@ def test_renewal_refused_with_outstanding_debt(make_franchise):
     with pytest.raises(ValidationError) as exc:  # the debt must be checked
         decide(app, on="2027-10-15")
     assert "outstanding_debt" in exc.value.message_dict
-    refused = decide(app, on="2027-10-15", outstanding_debt=Decimal("125.40"))
+    with pytest.raises(ValidationError) as exc:   # asked to grant with a debt: refused, nothing recorded
+        decide(app, on="2027-10-15", outstanding_debt=Decimal("125.40"))
+    assert "deuda" in exc.value.message_dict["grant"][0] and "$125.40" in exc.value.message_dict["grant"][0]
+    app.refresh_from_db()
+    assert (app.status, app.determination_date) == ("RECEIVED", None)
+    refused = decide(app, on="2027-10-15", outstanding_debt=Decimal("125.40"), grant=False,
+                     determination="Existe deuda por uso de las aguas ($125.40) (FRA-7).")
     f.refresh_from_db()
     assert refused.status == "DENIED"
     assert "deuda" in refused.determination and "$125.40" in refused.determination

@@ -60,7 +60,7 @@ def test_staff_file_and_decide_transfer_amendment_renewal(live_server, page, sta
     page.click("form.searchbar button[type=submit]")
     page.click("text=DRNA-FE-2020-0042")
     page.wait_for_selector("h1:has-text('DRNA-FE-2020-0042')")
-    assert "GROUND_INDUSTRIAL" in page.inner_text("main")
+    assert "Agua dulce subterránea industrial/comercial (8.13 a)" in page.inner_text("main")   # words, not the code
 
     def transfer(p):
         p.select_option("#id_recipient", label="Luis Alberto Rivera Ortiz")

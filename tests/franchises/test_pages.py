@@ -35,7 +35,9 @@ def test_search_by_holder_without_accents_class_and_status(staff_client, registr
     assert numbers(staff_client.get(url, {"tariff_class": "BRACKISH"})) == ["DRNA-FE-2021-0113"]
     assert numbers(staff_client.get(url, {"status": "SUSPENDED"})) == ["DRNA-FE-2018-0200"]
     body = staff_client.get(url).content.decode()
-    assert "GROUND_INDUSTRIAL" in body and "Exenta · AAA" in body
+    # Words, not codes (issue #17): the tariff class and exemption by their names.
+    assert "Agua dulce subterránea industrial/comercial (8.13 a)" in body
+    assert "Exenta · Autoridad de Acueductos y Alcantarillados" in body and ">GROUND_INDUSTRIAL<" not in body
 
 
 def test_franchise_page_shows_class_readings_chart_and_history(staff_client, registry):
@@ -43,7 +45,8 @@ def test_franchise_page_shows_class_readings_chart_and_history(staff_client, reg
     response = staff_client.get(reverse("franchises:detail", args=[a.pk]))
     body = response.content.decode()
     assert response.status_code == 200
-    assert "GROUND_INDUSTRIAL" in body and "derivada de la fuente y el uso (FRA-1)" in body
+    assert "Agua dulce subterránea industrial/comercial (8.13 a)" in body
+    assert "derivada de la fuente y el uso (FRA-1)" in body and ">GROUND_INDUSTRIAL<" not in body
     assert body.count('<rect x=') == 3 and 'fill="#b42318"' in body  # three months, one with no extraction
     assert "3,020,000" in body
     assert "Historial de cambios" in body
@@ -107,6 +110,11 @@ def test_decision_form_shows_the_service_refusal(approver_client, make_franchise
     response = approver_client.post(url, {"decided_on": "2027-10-15", "grant": "GRANT"})
     assert response.status_code == 200 and "Verifique la deuda" in response.content.decode()
     response = approver_client.post(url, {"decided_on": "2027-10-15", "grant": "GRANT", "outstanding_debt": "40.00"})
+    app.refresh_from_db()   # "Conceder" with a debt: refused on the form with the reason, nothing recorded
+    assert response.status_code == 200 and "No se puede conceder" in response.content.decode()
+    assert app.status == "RECEIVED"
+    response = approver_client.post(url, {"decided_on": "2027-10-15", "grant": "DENY", "outstanding_debt": "40.00",
+                                          "determination": "Deuda por uso de agua (FRA-7)."})
     app.refresh_from_db()
     assert response.status_code == 302 and app.status == "DENIED"
 

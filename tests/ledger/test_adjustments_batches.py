@@ -78,12 +78,15 @@ def test_credit_refund(account, charge, batch, cashier, staff_user, approver):
     charge([(date(2025, 7, 1), "100.00")])
     payment_record(account=account, amount=D("125.00"), method="CASH", paid_on=date(2025, 7, 2), payer="x",
                    idempotency_key="p", batch=batch, actor=cashier)
-    too_much = credit_refund_request(account=account, amount=D("25.01"), reason="Pago doble", actor=staff_user)
-    with pytest.raises(ValidationError, match="crédito"):
-        credit_refund_approve(adjustment=too_much, actor=approver)
+    with pytest.raises(ValidationError, match="crédito") as exc:   # refused when asked, not when approved
+        credit_refund_request(account=account, amount=D("25.01"), reason="Pago doble", actor=staff_user)
+    assert "25.00" in exc.value.message_dict["amount"][0]
+    assert not Adjustment.objects.filter(kind="REFUND").exists()
     req = credit_refund_request(account=account, amount=D("25.00"), reason="Pago doble", actor=staff_user)
     with pytest.raises(ValidationError):
         credit_refund_approve(adjustment=req, actor=staff_user)
+    with pytest.raises(ValidationError, match="crédito"):   # the pending request already takes the credit
+        credit_refund_request(account=account, amount=D("0.01"), reason="Otra vez", actor=staff_user)
     credit_refund_approve(adjustment=req, actor=approver)
     account.refresh_from_db()
     assert account.balance == D("0.00")

@@ -107,7 +107,8 @@ def test_seed_is_idempotent_and_flags_conflicts_once(seeded):
     call_command("seed_liens", stdout=StringIO())
     call_command("liens_rank_all", stdout=StringIO())
     call_command("liens_rank_all", stdout=StringIO())
-    assert (Lien.objects.count(), Flag.objects.count()) == before == (17, 2)
+    # 17 demo liens of the three LIEN-2 sets + the half-paid charge's lien (LIEN-4)
+    assert (Lien.objects.count(), Flag.objects.count()) == before == (18, 2)
     flagged = {f.object_id for f in Flag.objects.filter(kind=Flag.Kind.LIEN_CONFLICT, resolved_on__isnull=True)}
     assert flagged == {seeded["lien2"].pk, seeded["lien4"].pk}
     conflict = Flag.objects.get(object_id=seeded["lien2"].pk)
@@ -122,7 +123,7 @@ def test_seed_is_idempotent_and_flags_conflicts_once(seeded):
 def test_rank_all_output(seeded):
     out = StringIO()
     call_command("liens_rank_all", stdout=out)
-    assert "3 parcel(s) ranked; 2 in conflict" in out.getvalue()
+    assert "4 parcel(s) ranked; 2 in conflict" in out.getvalue()
 
 
 def test_satisfying_a_lien_reranks_and_resolves_the_conflict(seeded, staff_user):
@@ -155,7 +156,7 @@ def test_record_other_encumbrance_refuses_statutory_kinds(seeded, staff_user):
         services.lien_record(parcel=seeded["lien1"], kind="MORTGAGE", amount=Decimal("1000.00"),
                              constituted_on=date(2026, 1, 1), actor=staff_user, mortgage_terms={"term_years": 20})
     assert "rate_pct" in exc.value.message_dict
-    assert Lien.objects.count() == 17
+    assert Lien.objects.count() == 18  # the three LIEN-2 sets and the half-paid charge (LIEN-4)
 
 
 def test_qualifying_mortgage_outranks_the_irrigation_lien(seeded, staff_user):

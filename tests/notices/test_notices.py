@@ -138,7 +138,26 @@ def three_programs(irr_roll, staff_user):
 
 
 def _csv_rows(batch):
-    return list(csv.DictReader(io.StringIO(services.mailing_csv(batch))))
+    """The mailing list's rows keyed by the internal column names (its headers are Spanish words)."""
+    back = {spanish: column for column, spanish in services.CSV_HEADERS.items()}
+    return [{back[k]: v for k, v in row.items()} for row in csv.DictReader(io.StringIO(services.mailing_csv(batch)))]
+
+
+def test_the_mailing_list_speaks_spanish_and_its_filled_copy_comes_back(three_programs, staff_user):
+    batch = MailingBatch.objects.get(source_type="tid:2027")
+    text = services.mailing_csv(batch)
+    assert text.splitlines()[0].lstrip("\ufeff") == (
+        "aviso,catastro,destinatarios,direccion_1,direccion_2,direccion_3,direccion_4,forma_de_envio,"
+        "numero_de_rastreo,enviado_el,entregado_el")
+    assert "Correo certificado con acuse de recibo" in text and "CERTIFIED_RR" not in text
+    notice = batch.notices.get()
+    rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff"))))
+    rows[1][8], rows[1][9] = "9400222", f"{date.today():%d/%m/%Y}"
+    out = io.StringIO()
+    csv.writer(out).writerows(rows)
+    services.mailing_tracking_import(batch=batch, text=out.getvalue(), actor=staff_user)
+    notice.refresh_from_db()
+    assert (notice.tracking_number, notice.mailed_on) == ("9400222", date.today())
 
 
 def test_the_mailing_list_marks_certified_mail_for_tid_and_regular_mail_for_franchise_invoices(three_programs):
@@ -147,12 +166,12 @@ def test_the_mailing_list_marks_certified_mail_for_tid_and_regular_mail_for_fran
                        "fra:2027": "REGULAR"}
     tid_rows = _csv_rows(MailingBatch.objects.get(source_type="tid:2027"))
     assert [(r["name"], r["method"], r["tracking_number"]) for r in tid_rows] == [
-        ("Gloria Méndez Ruiz", "CERTIFIED_RR", "")]
+        ("Gloria Méndez Ruiz", "Correo certificado con acuse de recibo", "")]
     assert tid_rows[0]["address_1"] == "Urb. Villa del Carmen" and tid_rows[0]["cadastre"] == "500-100-200-01"
     fra_rows = _csv_rows(MailingBatch.objects.get(source_type="fra:2027"))
-    assert [(r["name"], r["method"], r["cadastre"]) for r in fra_rows] == [("Hotel Playa Azul", "REGULAR", "")]
+    assert [(r["name"], r["method"], r["cadastre"]) for r in fra_rows] == [("Hotel Playa Azul", "Correo regular", "")]
     irr_rows = _csv_rows(MailingBatch.objects.get(source_type=source_type(three_programs)))
-    assert {r["method"] for r in irr_rows} == {"REGULAR"} and all(r["tracking_number"] == "" for r in irr_rows)
+    assert {r["method"] for r in irr_rows} == {"Correo regular"} and all(r["tracking_number"] == "" for r in irr_rows)
     assert irr_rows[0]["name"] == "María de los Ángeles Peña Colón y Pedro Juan Peña Colón"
     assert Notice.objects.get(source_type="tid:2027").program == "TID"
     fra_text = pdf_text(Notice.objects.get(source_type="fra:2027").document)

@@ -46,9 +46,12 @@ def test_staff_run_the_whole_roll_cycle(live_server, page, irrigation_register, 
     page.goto(f"{live_server.url}{roll.get_absolute_url()}")
     page.click("button:has-text('Aprobar')")
     page.wait_for_selector("text=Aprobado")
-    page.click("button:has-text('Certificar')")
+    page.click("a.btn:has-text('Certificar…')")          # the confirmation page states what will happen
+    page.wait_for_selector("h2:has-text('Quién puede deshacer qué')")
+    page.click("button:has-text('Certificar y facturar')")
     page.wait_for_selector("text=certificado")
-    page.click("button:has-text('Finalizar y facturar')")
+    page.click("a.btn:has-text('Finalizar y facturar…')")
+    page.click("button:has-text('Finalizar y constituir los gravámenes')")
     page.wait_for_selector(".badge:has-text('Finalizado')")
     roll.refresh_from_db()
     assert roll.status == Roll.Status.FINALIZED

@@ -54,7 +54,8 @@ def test_running_job_progress_comes_from_the_cache(draft, staff_user):
     job.refresh_from_db()
     assert job.status == RollJob.Status.RUNNING
     assert progress.job_state(job) | {"message": ""} == {"id": job.pk, "status": "RUNNING", "done": 4, "total": 10,
-                                                          "percent": 40, "message": ""}
+                                                          "percent": 40, "message": "",
+                                                          "status_label": "En proceso", "finished": False}
 
 
 def test_redelivery_changes_nothing(draft, staff_user):
@@ -84,7 +85,7 @@ def test_failure_is_written_on_the_job_and_nothing_is_billed(draft, staff_user):
     job.refresh_from_db()
     draft.refresh_from_db()
     assert job.status == RollJob.Status.FAILED
-    assert job.message == "Hay cambios de líneas pendientes de aprobación."
+    assert job.message.startswith("Hay 1 cambio(s) de líneas pendientes de aprobación")
     assert draft.status == Roll.Status.DRAFT
     assert not Receivable.objects.filter(source_type=source_type(draft)).exists()
     assert RollOverride.objects.filter(status="PENDING").count() == 1

@@ -55,7 +55,8 @@ def test_finalize_button_queues_one_job_the_page_shows_it_and_it_ends_finalized(
     assert Lien.objects.filter(kind="IRRIGATION").count() == open_charges
     state = approver_client.get(reverse("rolls:job_state", args=[job.pk])).json()
     assert state == {"id": job.pk, "status": "DONE", "done": open_charges, "total": open_charges, "percent": 100,
-                     "message": job.message, "roll_url": certified.get_absolute_url()}
+                     "message": job.message, "roll_url": certified.get_absolute_url(), "status_label": "Terminado",
+                     "finished": True}
     page = approver_client.get(certified.get_absolute_url()).content.decode()
     assert job.message in page and "Finalizando…" not in page
     assert "Finalización del padrón" in approver_client.get(reverse("rolls:job", args=[job.pk])).content.decode()

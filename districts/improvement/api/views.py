@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -407,9 +408,15 @@ class ImprovementChargesApi(APIView):
     """The charges the billing step would impose on a SID or TID district in a fiscal year
     (`district` code, `fiscal_year`): each parcel's amount, due dates and breakdown."""
 
-    @extend_schema(responses={200: {"type": "object"}})
+    @extend_schema(responses={200: {"type": "object"}}, parameters=[
+        OpenApiParameter("district", str, required=True, description="SID or TID district code"),
+        OpenApiParameter("fiscal_year", int, required=True)])
     def get(self, request):
-        district = get_object_or_404(District, code=request.query_params.get("district", ""))
+        # A query names its district: an unknown code is bad input (400 naming it), not a missing page.
+        district = District.objects.filter(code=request.query_params.get("district", "")).first()
+        if district is None:
+            return Response({"district": [_("No hay un distrito con ese código.")]},
+                            status=status.HTTP_400_BAD_REQUEST)
         try:
             year = int(request.query_params.get("fiscal_year", ""))
         except ValueError:

@@ -1,4 +1,5 @@
-"""Demo lien sets on three parcels: a clean ladder, a conflict and a cycle (LIEN-2).
+"""Demo lien sets on three parcels: a clean ladder, a conflict and a cycle (LIEN-2); and, through
+the ledger (`seed_liens_ledger`), a half-paid charge whose lien secures only what is owed (LIEN-4).
 
 They reproduce the inputs of the worked examples `lien-ranking.lien1`, `lien2` and `lien4`
 (SPEC LIEN-2): the same kinds, dates, amounts and mortgage terms. Parcels are the first three
@@ -11,6 +12,7 @@ from __future__ import annotations
 from datetime import date
 from decimal import Decimal
 
+from django.core.management import call_command, get_commands
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
@@ -39,7 +41,8 @@ SETS = {
     "lien4": ("cycle: district cooperative's crop credit > IRR > later TID > the credit",
               [MORT_1, TAX, IRR, REF, TID, MORT_2]),
 }
-DEMO_CADASTRES = {"lien1": "371-990-000-01", "lien2": "371-990-000-02", "lien4": "371-990-000-03"}
+DEMO_CADASTRES = {"lien1": "371-990-000-01", "lien2": "371-990-000-02", "lien4": "371-990-000-03",
+                  "half": "371-990-000-04"}  # "half": the half-paid charge of `seed_liens_ledger`
 
 LABELS = {"MORT-1": "Banco de Fomento Agrícola (demo)", "TAX-2026": "CRIM, contribución 2026 (demo)",
           "IRR-FY27": "Padrón de riego FY2027 (demo)", "SID-7": "Resolución SID núm. 7 (demo)",
@@ -95,4 +98,7 @@ class Command(BaseCommand):
             state = "in conflict (flagged for legal review)" if ranking.blocked else f"{len(ranking.rungs)} ranks"
             self.stdout.write(f"{name} ({description}): parcel {parcel.cadastre}"
                               f"{' (created)' if created_parcel else ''}, {new} new lien(s), {state}")
+        # LIEN-4's demo (a half-paid charge) needs the ledger, which sits above liens: its own command.
+        if "seed_liens_ledger" in get_commands():
+            call_command("seed_liens_ledger", stdout=self.stdout)
         self.stdout.write(self.style.SUCCESS("Demo liens ready."))
