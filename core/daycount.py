@@ -57,3 +57,9 @@ def business_day_on_or_before(day: date, holidays: Set[date]) -> date:
     while not is_business_day(day, holidays):
         day -= timedelta(days=1)
     return day
+
+
+def days_inclusive(start: date, end: date) -> int:
+    """Days from `start` to `end`, both counted (a billing period: July 1 – June 30 is 365 or 366);
+    0 when the period is empty (`end` before `start`)."""
+    return max((end - start).days + 1, 0)

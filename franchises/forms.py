@@ -192,9 +192,18 @@ class ApplicationDecideForm(forms.Form):
 
 
 class NotifyForm(forms.Form):
+    to = forms.ChoiceField(label=_("Notificada a"), initial="APPLICANT",
+                           choices=[("APPLICANT", _("El solicitante")),
+                                    ("TRANSFEREE", _("Quien recibe la transferencia (sec. 8.16)"))])
     notified_on = forms.DateField(label=_("Notificada el"), widget=DATE)
     method = forms.ChoiceField(label=_("Medio"), choices=Application.NotificationMethod.choices)
     tracking_number = forms.CharField(label=_("Número de rastreo"), required=False, max_length=60)
+
+    def __init__(self, *args, application: Application | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        # FRA-5: only a transfer's determination goes to a second person, the transferee.
+        if application is None or application.kind != Application.Kind.TRANSFER:
+            del self.fields["to"]
 
 
 class HearingRequestForm(forms.Form):

@@ -340,6 +340,12 @@ class Application(TimeStampedModel):
     notification_method = models.CharField(_("medio de notificación"), max_length=16,
                                            choices=NotificationMethod.choices, blank=True)
     tracking_number = models.CharField(_("número de rastreo"), max_length=60, blank=True)
+    # FRA-5 (sec. 8.16): a transfer's determination is notified "al solicitante y a la persona que se le
+    # transfiere la franquicia": the fields above are the applicant's, these the transferee's.
+    recipient_notified_on = models.DateField(_("notificada a quien recibe el"), null=True, blank=True)
+    recipient_notification_method = models.CharField(_("medio de notificación a quien recibe"), max_length=16,
+                                                     choices=NotificationMethod.choices, blank=True)
+    recipient_tracking_number = models.CharField(_("número de rastreo (quien recibe)"), max_length=60, blank=True)
     hearing_request_due = models.DateField(_("último día para pedir vista (FRA-11)"), null=True, blank=True,
                                            editable=False)
     history = HistoricalRecords()
@@ -367,6 +373,16 @@ class Application(TimeStampedModel):
     @property
     def is_open(self) -> bool:
         return self.status in self.OPEN_STATUSES
+
+    @property
+    def notification_pending(self) -> list[str]:
+        """Who has not been notified of the determination yet (FRA-5: a transfer's goes to both)."""
+        if not self.determination_date:
+            return []
+        pending = [] if self.notified_on else ["APPLICANT"]
+        if self.kind == self.Kind.TRANSFER and self.recipient_id and not self.recipient_notified_on:
+            pending.append("TRANSFEREE")
+        return pending
 
     def get_absolute_url(self) -> str:
         return reverse("franchises:application_detail", args=[self.pk])

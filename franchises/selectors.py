@@ -162,6 +162,22 @@ def proceeding_detail(pk: int) -> Proceeding:
             .get(pk=pk))
 
 
+def application_letters(application: Application):
+    """FRA-5: the written determinations notified to the applicant and to the transferee."""
+    from core.models import Document
+
+    return Document.objects.filter(content_type=ContentType.objects.get_for_model(Application),
+                                   object_id=application.pk, kind=Document.Kind.LETTER).order_by("created_at", "pk")
+
+
+def proceeding_letters(proceeding: Proceeding):
+    """The sec. 8.19 notices issued as documents (one per addressee and mailing), oldest first."""
+    from core.models import Document
+
+    return Document.objects.filter(content_type=ContentType.objects.get_for_model(Proceeding),
+                                   object_id=proceeding.pk, kind=Document.Kind.LETTER).order_by("created_at", "pk")
+
+
 @dataclass(frozen=True)
 class Bar:
     month: date

@@ -9,10 +9,11 @@ from __future__ import annotations
 from datetime import date, timedelta
 from decimal import Decimal
 
+from django.conf import settings
 from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from assessments.rules.deadlines import unmoved_due
@@ -381,6 +382,7 @@ def application_decide(*, actor, application: Application, decided_on: date, gra
                                               "explique los fundamentos.") % {"reason": reason}})
 
     changes: dict = {}
+    gallons_before, expiry_before = franchise.authorized_gallons, franchise.expiry_date
     if outcome.status in (Status.GRANTED, Status.PROCESSED_AS_NEW):
         if franchise.status != Franchise.Status.ACTIVE and app.kind != Kind.CANCELLATION:
             raise ValidationError({"franchise": _("La franquicia está %(status)s.") % {
@@ -409,6 +411,17 @@ def application_decide(*, actor, application: Application, decided_on: date, gra
         app.determination = "\n".join(p for p in (text, outcome.reason) if p) or "Concedida."
         app.decided_by = actor if getattr(actor, "is_authenticated", False) else None
     app.status = outcome.status
+    if app.kind in (Kind.AMENDMENT, Kind.RENEWAL) and outcome.status == Status.GRANTED:
+        # FRA-3 Decision: the years already invoiced are billed or credited pro rata from the
+        # decision (new charges; the invoices stay as issued). Imported here: billing depends on
+        # the registry, not the other way round.
+        from assessments.franchise_billing.services import franchise_terms_corrections
+        corrections = franchise_terms_corrections(franchise=franchise, effective_on=decided_on,
+                                                  gallons_before=gallons_before, expiry_before=expiry_before,
+                                                  actor=actor, application=app)
+        if corrections:
+            changes["billing"] = [{"kind": c.kind, "fiscal_year": c.fiscal_year, "cause": c.cause,
+                                   "amount": str(c.amount)} for c in corrections]
     app.applied_changes = changes
     if outstanding_debt is not None:
         app.outstanding_debt, app.debt_source = outstanding_debt, (debt_source or "staff")[:60]
@@ -425,21 +438,78 @@ def application_decide(*, actor, application: Application, decided_on: date, gra
     return app
 
 
+APPLICANT, TRANSFEREE = "APPLICANT", "TRANSFEREE"
+
+
 @transaction.atomic
 def application_notify(*, actor, application: Application, notified_on: date, method: str,
-                       tracking_number: str = "") -> Application:
-    """Record how and when the determination was notified; FRA-11's 30 days start here."""
-    app = Application.objects.select_for_update().get(pk=application.pk)
+                       tracking_number: str = "", to: str = APPLICANT) -> Application:
+    """Record how and when the determination was notified; FRA-11's 30 days start here.
+
+    FRA-5 (sec. 8.16): "El Secretario notificará su determinación por escrito al solicitante y a la
+    persona que se le transfiere la franquicia": a transfer's determination is notified to each
+    (`to`: APPLICANT or TRANSFEREE), and each notification of a transfer issues the written
+    determination as a document addressed to that person.
+    """
+    app = Application.objects.select_for_update(of=("self",)).select_related(
+        "franchise", "applicant", "recipient").get(pk=application.pk)
+    errors = {}
     if not app.determination_date:
-        raise ValidationError({"notified_on": _("La solicitud aún no tiene determinación que notificar.")})
-    if method == Application.NotificationMethod.CERTIFIED_MAIL and not tracking_number.strip():
-        raise ValidationError({"tracking_number": _("El correo certificado lleva número de rastreo.")})
-    _record_notification(app, notified_on, method, tracking_number.strip(), actor)
+        errors["notified_on"] = _("La solicitud aún no tiene determinación que notificar.")
+    elif notified_on < app.determination_date:
+        errors["notified_on"] = _("La notificación no puede ser anterior a la determinación.")
+    if method not in Application.NotificationMethod.values:
+        errors["method"] = _("Medio de notificación desconocido.")
+    elif method == Application.NotificationMethod.CERTIFIED_MAIL and not tracking_number.strip():
+        errors["tracking_number"] = _("El correo certificado lleva número de rastreo.")
+    if to not in (APPLICANT, TRANSFEREE):
+        errors["to"] = _("Destinatario: el solicitante o quien recibe la transferencia.")
+    elif to == TRANSFEREE and (app.kind != Kind.TRANSFER or app.recipient_id is None):
+        errors["to"] = _("Solo una transferencia se notifica también a quien la recibe (sec. 8.16).")
+    if errors:
+        raise ValidationError(errors)
+    tracking = tracking_number.strip()
+    if to == TRANSFEREE:
+        app.recipient_notified_on, app.recipient_notification_method = notified_on, method
+        app.recipient_tracking_number = tracking
+    else:
+        _record_notification(app, notified_on, method, tracking, actor)
     app.save()
+    if app.kind == Kind.TRANSFER:
+        _determination_letter(app, to, notified_on, method, tracking, actor)
     audit(actor=actor, action="application.notify", target=app, summary=str(app),
-          data={"notified_on": notified_on.isoformat(), "method": method, "tracking_number": tracking_number,
-                "hearing_request_due": app.hearing_request_due.isoformat()})
+          data={"to": to, "notified_on": notified_on.isoformat(), "method": method, "tracking_number": tracking,
+                "hearing_request_due": app.hearing_request_due.isoformat() if app.hearing_request_due else None})
     return app
+
+
+def _determination_letter(app: Application, to: str, notified_on: date, method: str, tracking: str, actor):
+    """FRA-5: the written determination, addressed to the applicant or to the transferee (office's language)."""
+    from core.documents.services import document_render
+
+    party = app.recipient if to == TRANSFEREE else app.applicant
+    with translation.override(settings.LANGUAGE_CODE):
+        how = Application.NotificationMethod(method).label + (f", {tracking}" if tracking else "")
+        context = {
+            "office": app.franchise.office, "recipient": party,
+            "references": [(_("Franquicia"), app.franchise.number), (_("Solicitud"), f"#{app.pk}"),
+                           (_("Notificación"), f"{notified_on:%d/%m/%Y} · {how}")],
+            "subject": _("Determinación sobre la transferencia de la franquicia %(n)s (sec. 8.16)") % {
+                "n": app.franchise.number},
+            "paragraphs": [
+                _("Determinación del %(d)s: %(s)s.") % {"d": f"{app.determination_date:%d/%m/%Y}",
+                                                          "s": app.get_status_display().lower()},
+                app.determination,
+                _("Se notifica por escrito al solicitante y a la persona que se le transfiere la franquicia. Quien "
+                  "resulte adversamente afectado puede solicitar por escrito una vista administrativa dentro de los "
+                  "30 días de esta notificación (sec. 8.22)."),
+            ],
+        }
+        title = (f"Determinación sec. 8.16 al {'cesionario' if to == TRANSFEREE else 'solicitante'} — franquicia "
+                 f"{app.franchise.number} — solicitud {app.pk}")[:200]
+        return document_render(template_name="documents/letter.html", context=context, kind="LETTER", title=title,
+                               owner_party_ids=[party.pk], related=app, actor=actor,
+                               language=settings.LANGUAGE_CODE)
 
 
 # --- Hearings (FRA-5, FRA-8, FRA-11) ------------------------------------------------------------------
@@ -519,10 +589,62 @@ def proceeding_open(*, actor, franchise: Franchise, cause: str, opened_on: date,
     return p
 
 
+SEC_8_19 = ("Se notificará de ésta al tenedor de la franquicia y al dueño de la propiedad mediante correo "
+            "certificado con acuse de recibo.")
+
+
+def _letter_title(proceeding: Proceeding, recipient: str, tracking: str) -> str:
+    # Shown on the public verification page: the franchise and the tracking number, never a name.
+    who = "tenedor" if recipient == "HOLDER" else "dueño de la propiedad"
+    return f"Aviso sec. 8.19 al {who} — franquicia {proceeding.franchise.number} — rastreo {tracking}"[:200]
+
+
+def _proceeding_letter(proceeding: Proceeding, recipient: str, sent_on: date, tracking: str, actor):
+    """FRA-8 (sec. 8.19): the notice itself, a document addressed to the holder or to the property
+    owner, stating the cause and the right to a hearing, sent by certified mail with return receipt.
+    Written in the office's language (the document's), whoever records the mailing."""
+    with translation.override(settings.LANGUAGE_CODE):
+        return _proceeding_letter_render(proceeding, recipient, sent_on, tracking, actor)
+
+
+def _proceeding_letter_render(proceeding: Proceeding, recipient: str, sent_on: date, tracking: str, actor):
+    from core.documents.services import document_render
+
+    f = proceeding.franchise
+    party = f.holder if recipient == "HOLDER" else f.owner_of_record
+    cease = (_(" Se emitió una orden de cese y desista el %(d)s.") % {"d": f"{proceeding.cease_and_desist_on:%d/%m/%Y}"}
+             if proceeding.cease_and_desist and proceeding.cease_and_desist_on else "")
+    context = {
+        "office": f.office, "recipient": party,
+        "references": [(_("Franquicia"), f.number), (_("Procedimiento"), f"#{proceeding.pk}"),
+                       (_("Envío"), _("Correo certificado con acuse de recibo, rastreo %(t)s") % {"t": tracking}),
+                       (_("Fecha de envío"), f"{sent_on:%d/%m/%Y}")],
+        "subject": _("Procedimiento para modificar, suspender o revocar la franquicia %(n)s (sec. 8.19)") % {
+            "n": f.number},
+        "paragraphs": [
+            _("El Departamento inició el %(d)s un procedimiento sobre la franquicia %(n)s por la causa siguiente: "
+              "%(c)s.") % {"d": f"{proceeding.opened_on:%d/%m/%Y}", "n": f.number,
+                           "c": proceeding.get_cause_display().lower()} + cease,
+            (proceeding.detail or "").strip(),
+            _("El tenedor de la franquicia tiene derecho a una vista administrativa antes de la modificación, "
+              "suspensión o revocación (sec. 8.19 y Artículo 13)."),
+            _("Este aviso se envía al tenedor de la franquicia y al dueño de la propiedad."),
+        ],
+        "legal": _("Reglamento para el Aprovechamiento, Uso, Conservación y Administración de las Aguas de Puerto "
+                   "Rico, sec. 8.19: «%(t)s»") % {"t": SEC_8_19},
+    }
+    context["paragraphs"] = [p for p in context["paragraphs"] if p]
+    return document_render(template_name="documents/letter.html", context=context, kind="LETTER",
+                           title=_letter_title(proceeding, recipient, tracking), owner_party_ids=[party.pk],
+                           related=proceeding, actor=actor, language=settings.LANGUAGE_CODE)
+
+
 @transaction.atomic
 def proceeding_notice(*, actor, proceeding: Proceeding, recipient: str, sent_on: date, tracking_number: str,
                       delivered_on: date | None = None) -> Proceeding:
-    """FRA-8: notice to the holder and to the property owner by certified mail with return receipt."""
+    """FRA-8: notice to the holder and to the property owner by certified mail with return receipt.
+    The first record of a mailing issues the notice itself as a document addressed to that person
+    (recording the return receipt later issues nothing new)."""
     if recipient not in ("HOLDER", "OWNER"):
         raise ValidationError({"recipient": _("Destinatario: HOLDER o OWNER.")})
     if not tracking_number.strip():
@@ -530,6 +652,9 @@ def proceeding_notice(*, actor, proceeding: Proceeding, recipient: str, sent_on:
     if delivered_on and delivered_on < sent_on:
         raise ValidationError({"delivered_on": _("El acuse no puede ser anterior al envío.")})
     prefix = "holder" if recipient == "HOLDER" else "owner"
+    if not selectors.proceeding_letters(proceeding).filter(title=_letter_title(proceeding, recipient,
+                                                                                tracking_number.strip())).exists():
+        _proceeding_letter(proceeding, recipient, sent_on, tracking_number.strip(), actor)
     setattr(proceeding, f"{prefix}_notice_sent_on", sent_on)
     setattr(proceeding, f"{prefix}_notice_tracking", tracking_number.strip())
     setattr(proceeding, f"{prefix}_notice_delivered_on", delivered_on)

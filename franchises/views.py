@@ -246,6 +246,7 @@ class ApplicationDetailView(StaffRequiredMixin, DetailView):
         app = self.object
         ctx["can_write"] = roles.can_write(self.request.user)
         ctx["history"] = history_rows(app.history.all(), 15)
+        ctx["letters"] = selectors.application_letters(app)
         if ctx["can_write"] and app.is_open:
             ctx["review_form"] = forms.ApplicationReviewForm(application=app)
         return ctx
@@ -365,11 +366,14 @@ class ApplicationNotifyView(ApplicationSubjectMixin, ServiceFormView):
     form_class = forms.NotifyForm
     title = _("Notificación de la determinación")
 
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "application": self.subject()}
+
     def perform(self, form):
         d = form.cleaned_data
         return services.application_notify(actor=self.request.user, application=self.subject(),
                                            notified_on=d["notified_on"], method=d["method"],
-                                           tracking_number=d["tracking_number"])
+                                           tracking_number=d["tracking_number"], to=d.get("to") or "APPLICANT")
 
 
 class HearingRequestView(ServiceFormView):
@@ -469,6 +473,7 @@ class ProceedingDetailView(StaffRequiredMixin, DetailView):
         ctx = super().get_context_data(**kwargs)
         ctx["can_write"] = roles.can_write(self.request.user)
         ctx["history"] = history_rows(self.object.history.all(), 15)
+        ctx["letters"] = selectors.proceeding_letters(self.object)
         return ctx
 
 

@@ -8,7 +8,8 @@ from core.admin_mixins import ReadOnlyAdmin
 
 @admin.register(FranchiseCharge)
 class FranchiseChargeAdmin(ReadOnlyAdmin):
-    list_display = ["franchise", "kind", "fiscal_year", "month", "tariff_class", "receivable", "created_at"]
+    list_display = ["franchise", "kind", "cause", "fiscal_year", "period_start", "period_end", "amount", "month",
+                    "tariff_class", "receivable", "created_at"]
     list_filter = ["kind", "fiscal_year", "tariff_class"]
     search_fields = ["franchise__number", "receivable__payment_reference"]
     list_select_related = ["franchise", "receivable"]

@@ -13,6 +13,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from core.daycount import days_inclusive
 from franchises.models import TariffClass
 
 MONEY = {"max_digits": 14, "decimal_places": 2}
@@ -20,16 +21,25 @@ USER = settings.AUTH_USER_MODEL
 
 
 class FranchiseCharge(models.Model):
-    """One receivable of a franchise: a fiscal year's tariff invoice (FRA-1, FRA-3) or a month's
-    metered bill (GROUND_INDUSTRIAL, FRA-3 sec. 8.14 b)."""
+    """One charge of a franchise: a fiscal year's tariff invoice (FRA-1, FRA-3), a month's metered
+    bill (GROUND_INDUSTRIAL, FRA-3 sec. 8.14 b), or a supplementary invoice or credit that an
+    amendment or renewal makes for days of a year already invoiced (FRA-3 Decision). Issued
+    charges are never edited: a correction is a new charge (and new ledger entries)."""
 
     class Kind(models.TextChoices):
         TARIFF = "TARIFF", _("Tarifa anual o semestral")
         METERED = "METERED", _("Factura mensual por contador")
+        SUPPLEMENT = "SUPPLEMENT", _("Factura suplementaria")
+        CREDIT = "CREDIT", _("Nota de crédito")
+
+    class Cause(models.TextChoices):
+        VOLUME = "VOLUME", _("Enmienda del volumen autorizado")
+        TERM_EXTENDED = "TERM_EXTENDED", _("Vigencia extendida (renovación o enmienda)")
+        TERM_SHORTENED = "TERM_SHORTENED", _("Vigencia acortada (enmienda)")
 
     franchise = models.ForeignKey("franchises.Franchise", on_delete=models.PROTECT, related_name="charges",
                                   verbose_name=_("franquicia"))
-    kind = models.CharField(_("tipo"), max_length=8, choices=Kind.choices)
+    kind = models.CharField(_("tipo"), max_length=10, choices=Kind.choices)
     fiscal_year = models.PositiveSmallIntegerField(_("año fiscal"))
     month = models.DateField(_("mes facturado"), null=True, blank=True, help_text=_("Solo facturas por contador."))
     reading = models.OneToOneField("franchises.MeterReading", on_delete=models.PROTECT, null=True, blank=True,
@@ -39,8 +49,21 @@ class FranchiseCharge(models.Model):
                                     help_text=_("La clase al facturar: FRA-4 clasifica los recaudos por ella."))
     payment_plan = models.CharField(_("forma de pago"), max_length=10, blank=True)
     prorated = models.BooleanField(_("prorrateada (primer año)"), default=False)
-    receivable = models.OneToOneField("assessments.Receivable", on_delete=models.PROTECT,
-                                      related_name="franchise_charge", verbose_name=_("cargo"))
+    receivable = models.OneToOneField("assessments.Receivable", on_delete=models.PROTECT, null=True, blank=True,
+                                      related_name="franchise_charge", verbose_name=_("cargo"),
+                                      help_text=_("Vacío en una nota de crédito: su asiento es el crédito."))
+    credit_entry = models.OneToOneField("assessments.LedgerEntry", on_delete=models.PROTECT, null=True, blank=True,
+                                        related_name="franchise_credit", verbose_name=_("asiento del crédito"))
+    period_start = models.DateField(_("facturado desde"), null=True, blank=True)
+    period_end = models.DateField(_("facturado hasta"), null=True, blank=True)
+    amount = models.DecimalField(_("importe"), default=0, help_text=_("Negativo en una nota de crédito."), **MONEY)
+    authorized_gallons = models.PositiveBigIntegerField(_("galones autorizados facturados"), null=True, blank=True)
+    annual_tariff = models.DecimalField(_("tarifa anual aplicada"), null=True, blank=True, **MONEY)
+    adjusts = models.ForeignKey("self", on_delete=models.PROTECT, null=True, blank=True, related_name="corrections",
+                                verbose_name=_("factura que corrige"))
+    cause = models.CharField(_("causa"), max_length=14, choices=Cause.choices, blank=True)
+    application = models.ForeignKey("franchises.Application", on_delete=models.PROTECT, null=True, blank=True,
+                                    related_name="charges", verbose_name=_("solicitud"))
     parameters = models.CharField(_("parámetros"), max_length=120, blank=True)
     created_at = models.DateTimeField(_("creado"), auto_now_add=True)
     created_by = models.ForeignKey(USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
@@ -55,17 +78,32 @@ class FranchiseCharge(models.Model):
                                     name="uniq_franchise_tariff_fy"),
             models.UniqueConstraint(fields=["franchise", "month"], condition=Q(kind="METERED"),
                                     name="uniq_franchise_metered_month"),
-            models.CheckConstraint(condition=Q(kind="TARIFF", month__isnull=True)
-                                   | Q(kind="METERED", month__isnull=False, gallons__isnull=False),
+            models.CheckConstraint(condition=Q(kind__in=["TARIFF", "SUPPLEMENT"], month__isnull=True,
+                                                 receivable__isnull=False)
+                                   | Q(kind="METERED", month__isnull=False, gallons__isnull=False,
+                                       receivable__isnull=False)
+                                   | Q(kind="CREDIT", month__isnull=True, receivable__isnull=True,
+                                       credit_entry__isnull=False),
                                    name="franchise_charge_kind_fields"),
+            models.CheckConstraint(condition=Q(period_start__isnull=True) | Q(period_end__gte=models.F("period_start")),
+                                   name="franchise_charge_period_order"),
+            # One correction per cause, year and application: deciding twice cannot bill twice.
+            models.UniqueConstraint(fields=["application", "fiscal_year", "cause"],
+                                    condition=Q(application__isnull=False), name="uniq_franchise_correction"),
         ]
 
     def get_absolute_url(self) -> str:
         return reverse("franchise_billing:franchise", args=[self.franchise_id])
 
+    @property
+    def days(self) -> int | None:
+        return days_inclusive(self.period_start, self.period_end) if self.period_start and self.period_end else None
+
     def __str__(self) -> str:
         if self.kind == self.Kind.METERED:
             return f"{self.franchise} {self.month:%Y-%m}"
+        if self.kind in (self.Kind.SUPPLEMENT, self.Kind.CREDIT):
+            return f"{self.franchise} FY{self.fiscal_year} {self.get_kind_display()} {self.amount}"
         return f"{self.franchise} FY{self.fiscal_year}"
 
 

@@ -12,7 +12,7 @@ from assessments.franchise_billing import rules
 from assessments.franchise_billing.models import AaaTransfer, FranchiseCharge, InvoiceRun
 from assessments.ledger.reports import COLLECTION_KINDS
 from assessments.models import Installment, LedgerEntry
-from assessments.rules.franchise import CLASSES
+from assessments.rules.franchise import CLASSES, uncovered
 from core.money import CENT, ZERO, sum_cents
 from core.parameters import DatabaseParameters
 from franchises.models import Franchise, MeterReading
@@ -26,7 +26,7 @@ def charges_for(franchise: Franchise | int) -> QuerySet[FranchiseCharge]:
     """Tariff invoices and metered bills of a franchise, newest first, with their installments."""
     pk = franchise.pk if isinstance(franchise, Franchise) else franchise
     return (FranchiseCharge.objects.filter(franchise_id=pk)
-            .select_related("receivable", "receivable__fund", "reading")
+            .select_related("receivable", "receivable__fund", "reading", "credit_entry", "adjusts__receivable")
             .prefetch_related("receivable__installments")
             .order_by("-fiscal_year", "kind", "-month", "-id"))
 
@@ -196,3 +196,59 @@ def fy_charges(fiscal_year: int) -> QuerySet[FranchiseCharge]:
     return (FranchiseCharge.objects.filter(fiscal_year=fiscal_year, kind=FranchiseCharge.Kind.TARIFF)
             .select_related("franchise", "franchise__holder", "receivable").order_by("franchise__number"))
 
+
+
+# --- the days a franchise chain has billed (FRA-3 Decision) ----------------------------------------------
+
+DAY_BILLING_CAUSES = ("", FranchiseCharge.Cause.TERM_EXTENDED)
+
+
+def chain_ids(franchise: Franchise | int) -> list[int]:
+    """The franchise, the franchises it renews (its predecessors) and those that renew it."""
+    pk = franchise.pk if isinstance(franchise, Franchise) else franchise
+    links = dict(Franchise.objects.filter(predecessor__isnull=False).values_list("pk", "predecessor_id"))
+    root, seen = pk, {pk}
+    while links.get(root) and links[root] not in seen:
+        root = links[root]
+        seen.add(root)
+    chain, todo = {root}, [root]
+    while todo:
+        parent = todo.pop()
+        for child, pred in links.items():
+            if pred == parent and child not in chain:
+                chain.add(child)
+                todo.append(child)
+    return sorted(chain)
+
+
+def billed_periods(franchise_ids, fiscal_year: int) -> dict[int, list[tuple[date, date]]]:
+    """{franchise id: the periods of `fiscal_year` its tariff invoices and term supplements billed,
+    net of the days a shortened term credited back}. Volume supplements and credits re-price
+    days already billed and bill none."""
+    billed: dict[int, list[tuple[date, date]]] = {}
+    credited: dict[int, list[tuple[date, date]]] = {}
+    for c in FranchiseCharge.objects.filter(franchise_id__in=list(franchise_ids), fiscal_year=fiscal_year,
+                                            period_start__isnull=False).exclude(kind=FranchiseCharge.Kind.METERED):
+        period = (c.period_start, c.period_end)
+        if c.kind in (FranchiseCharge.Kind.TARIFF, FranchiseCharge.Kind.SUPPLEMENT) and c.cause in DAY_BILLING_CAUSES:
+            billed.setdefault(c.franchise_id, []).append(period)
+        elif c.kind == FranchiseCharge.Kind.CREDIT and c.cause == FranchiseCharge.Cause.TERM_SHORTENED:
+            credited.setdefault(c.franchise_id, []).append(period)
+    return {fid: sorted(g for p in periods for g in uncovered(p, credited.get(fid, [])))
+            for fid, periods in billed.items()}
+
+
+def chain_invoices(franchise: Franchise | int) -> QuerySet[FranchiseCharge]:
+    """Every tariff invoice, supplement and credit of the franchise's chain (renewals included),
+    by period: what the invoices API and the overlap check read."""
+    return (FranchiseCharge.objects.filter(franchise_id__in=chain_ids(franchise))
+            .exclude(kind=FranchiseCharge.Kind.METERED).select_related("franchise", "receivable")
+            .order_by("period_start", "id"))
+
+
+def bills_days(charge: FranchiseCharge) -> bool:
+    """An invoice, a metered bill or a term supplement bills days; a volume supplement or credit
+    re-prices days its invoice billed, and a shortened-term credit gives days back."""
+    if charge.kind in (FranchiseCharge.Kind.TARIFF, FranchiseCharge.Kind.METERED):
+        return True
+    return charge.kind == FranchiseCharge.Kind.SUPPLEMENT and charge.cause == FranchiseCharge.Cause.TERM_EXTENDED

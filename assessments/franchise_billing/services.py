@@ -22,12 +22,14 @@ from django.utils.translation import gettext as _
 from assessments.compute import ComputeInputError, run
 from assessments.franchise_billing import readings_csv, rules, selectors
 from assessments.franchise_billing.models import AaaTransfer, FranchiseCharge, InvoiceRun, ReadingImport
-from assessments.ledger.receivables import account_for_party, receivable_create
-from assessments.models import Fund, Receivable
+from assessments.ledger.common import lock_account, post
+from assessments.ledger.receivables import account_for_party, credit_apply, receivable_create
+from assessments.models import Fund, LedgerEntry, Receivable
 from assessments.notices.services import notices_schedule_after_commit
-from assessments.rules.franchise import CLASSES, EXEMPTIONS
+from assessments.rules.franchise import CLASSES, EXEMPTIONS, billing_period, uncovered
 from core.audit import audit
-from core.fiscal import fiscal_year_of, fiscal_year_start
+from core.daycount import days_inclusive
+from core.fiscal import fiscal_year_end, fiscal_year_of, fiscal_year_start
 from core.money import ZERO
 from core.parameters import DatabaseParameters
 from core.uploads import DEFAULT_MAX_BYTES, too_large_message
@@ -57,10 +59,11 @@ def _version(params, on: date):
     return (params or DatabaseParameters()).get(selectors.FAMILY, on)
 
 
-def tariff_payload(franchise: Franchise, *, as_of: date) -> dict:
-    """The `franchise-tariff` input for a franchise billed on its authorized volume."""
-    payload = {"source": franchise.source, "use": franchise.use,
-               "authorized_gallons": str(franchise.authorized_gallons),
+def tariff_payload(franchise: Franchise, *, as_of: date, gallons: int | None = None) -> dict:
+    """The `franchise-tariff` input for a franchise billed on its authorized volume (`gallons`:
+    another volume than the franchise's current one, e.g. the one before an amendment)."""
+    gallons = franchise.authorized_gallons if gallons is None else gallons
+    payload = {"source": franchise.source, "use": franchise.use, "authorized_gallons": str(gallons),
                "payment_plan": franchise.payment_plan, "as_of": as_of.isoformat()}
     if franchise.exemption:
         payload["exempt_reason"] = franchise.exemption
@@ -113,12 +116,15 @@ def franchise_invoice_create(*, franchise: Franchise, fiscal_year: int, actor, i
     Exempt franchises (FRA-2) and metered ones (GROUND_INDUSTRIAL, billed monthly) get none;
     nor do franchises not active or whose term misses the year. A second call finds the first
     invoice (natural key: franchise and fiscal year) and changes nothing. Installments and due
-    dates follow FRA-3 (rules.tariff_invoice), pro rata by days in the year of issue.
+    dates follow FRA-3 (rules.tariff_invoice): the invoice bills the days of the year the
+    authorization covers, pro rata by days in its first and last years, and never a day already
+    billed to another franchise of its renewal chain (a renewal's first invoice starts after them).
     """
     today = timezone.localdate()
     issued_on = issued_on or today
     _check_fiscal_year(fiscal_year, issued_on, today)
-    f = Franchise.objects.select_for_update().select_related("holder", "office").get(pk=franchise.pk)
+    f = Franchise.objects.select_for_update(of=("self",)).select_related(
+        "holder", "office", "predecessor").get(pk=franchise.pk)
     existing = FranchiseCharge.objects.filter(franchise=f, kind=FranchiseCharge.Kind.TARIFF,
                                               fiscal_year=fiscal_year).first()
     if existing is not None:
@@ -133,14 +139,27 @@ def franchise_invoice_create(*, franchise: Franchise, fiscal_year: int, actor, i
     if reason is not None:
         return InvoiceOutcome(SKIPPED, f, reason=reason, message=rules.SKIP_REASONS[reason])
 
-    as_of = max(fiscal_year_start(fiscal_year), f.issue_date)
-    payload = tariff_payload(f, as_of=as_of)
+    # FRA-3 Decision: the days of the year the authorization covers (pro rata in its first and
+    # last years), less any day already billed to the franchise it renews or that renews it.
+    fy_start, fy_end = fiscal_year_start(fiscal_year), fiscal_year_end(fiscal_year)
+    period = billing_period(fy_start=fy_start, fy_end=fy_end, issue_date=f.issue_date, expiry_date=f.expiry_date)
+    others = [c for c in selectors.chain_ids(f) if c != f.pk]
+    covered = [p for periods in selectors.billed_periods(others, fiscal_year).values() for p in periods]
+    gaps = uncovered(period, covered) if period else []
+    if not gaps:
+        reason = rules.BILLED_IN_CHAIN
+        return InvoiceOutcome(SKIPPED, f, reason=reason, message=rules.SKIP_REASONS[reason])
+    period_start, period_end = gaps[0]
+
+    payload = tariff_payload(f, as_of=period_start)
     result = _compute(payload, params)
     annual = Decimal(result["annual_tariff"])
     plan = rules.tariff_invoice(fiscal_year=fiscal_year, plan=f.payment_plan, annual=annual,
-                                installments=[Decimal(a) for a in result["installments"]], issued_on=f.issue_date)
-    version = _version(params, as_of)
-    lines = [{"seq": i + 1, "due_date": d.isoformat(), "amount": str(a), "rule": plan.rule}
+                                installments=[Decimal(a) for a in result["installments"]], issued_on=period_start,
+                                period_end=period_end)
+    version = _version(params, period_start)
+    covers = [plan.period_start.isoformat(), plan.period_end.isoformat()]
+    lines = [{"seq": i + 1, "due_date": d.isoformat(), "amount": str(a), "rule": plan.rule, "covers": covers}
              for i, (d, a) in enumerate(plan.installments)]
     breakdown = {
         "calculation": "franchise-tariff", "input": payload, "rules": ["FRA-1", "FRA-3"],
@@ -148,14 +167,21 @@ def franchise_invoice_create(*, franchise: Franchise, fiscal_year: int, actor, i
         "tariff_class": result["tariff_class"], "source": f.source, "use": f.use,
         "authorized_gallons": f.authorized_gallons, "payment_plan": f.payment_plan,
         "annual_tariff": result["annual_tariff"], "installments_calculated": result["installments"],
-        "prorated": {"issued_on": f.issue_date.isoformat(), "days": plan.days, "days_in_year": plan.days_in_year,
-                     "amount": str(plan.amount), "rule": "FRA-3",
-                     "text": "Primer año prorrateado por días (SPEC FRA-3, Decisión)."} if plan.prorated else None,
+        "period": {"start": plan.period_start.isoformat(), "end": plan.period_end.isoformat(),
+                   "days": plan.days or days_inclusive(plan.period_start, plan.period_end),
+                   "days_in_year": days_inclusive(fy_start, fy_end), "rule": "FRA-3"},
+        "prorated": {"issued_on": f.issue_date.isoformat(), "expiry_date": f.expiry_date.isoformat(),
+                     "days": plan.days, "days_in_year": plan.days_in_year, "amount": str(plan.amount),
+                     "rule": "FRA-3", "text": rules.prorated_text(plan, issue_date=f.issue_date,
+                                                                  expiry_date=f.expiry_date)}
+        if plan.prorated else None,
+        "predecessor": f.predecessor.number if f.predecessor_id else None,
         "lines": lines, "citation": result.get("citation", ""),
         "payment_citation": version.values.get("payment_citation", ""), "parameters": result["parameters"],
     }
     description = (f"Tarifa de franquicia de agua FY{fiscal_year} — {f.number} ({result['tariff_class']})"
-                   + (" prorrateada" if plan.prorated else ""))
+                   + (" prorrateada" if plan.prorated else "")
+                   + f" {plan.period_start:%d/%m/%Y}–{plan.period_end:%d/%m/%Y}")
     receivable = receivable_create(
         account=account_for_party(f.holder), fund=special_fund(), office=f.office, kind=Receivable.Kind.INVOICE,
         source_type=SOURCE_TARIFF, source_id=f"{f.pk}:FY{fiscal_year}", installments=list(plan.installments),
@@ -163,12 +189,141 @@ def franchise_invoice_create(*, franchise: Franchise, fiscal_year: int, actor, i
     charge = FranchiseCharge.objects.create(
         franchise=f, kind=FranchiseCharge.Kind.TARIFF, fiscal_year=fiscal_year, tariff_class=result["tariff_class"],
         payment_plan=f.payment_plan, prorated=plan.prorated, receivable=receivable,
+        period_start=plan.period_start, period_end=plan.period_end, amount=receivable.amount,
+        authorized_gallons=f.authorized_gallons, annual_tariff=annual,
         parameters=", ".join(result["parameters"])[:120], created_by=_user(actor))
     audit(actor=actor, action="franchise_invoice.create", target=charge,
           summary=f"{receivable.payment_reference} {f.number} FY{fiscal_year} {receivable.amount}",
           data={"franchise": f.number, "fiscal_year": fiscal_year, "amount": str(receivable.amount),
                 "installments": lines, "prorated": plan.prorated, "parameters": result["parameters"]})
     return InvoiceOutcome(CREATED, f, charge)
+
+
+# --- supplementary invoices and credits (FRA-3 Decision) ----------------------------------------------
+
+SOURCE_SUPPLEMENT = "franchise_billing.supplement"
+CAUSE_TEXT = {
+    rules.VOLUME: "enmienda del volumen autorizado",
+    rules.TERM_EXTENDED: "vigencia extendida",
+    rules.TERM_SHORTENED: "vigencia acortada",
+}
+
+
+def _annual(f: Franchise, gallons: int, fiscal_year: int, params) -> Decimal:
+    as_of = max(fiscal_year_start(fiscal_year), f.issue_date)
+    return Decimal(_compute(tariff_payload(f, as_of=as_of, gallons=gallons), params)["annual_tariff"])
+
+
+@transaction.atomic
+def franchise_terms_corrections(*, franchise: Franchise, effective_on: date, gallons_before: int,
+                                expiry_before: date, actor, application=None, params=None) -> list[FranchiseCharge]:
+    """FRA-3 (docs/rules/franchises.md): after an amendment or an in-place renewal took effect on
+    `effective_on`, bill or credit the fiscal years already invoiced, pro rata by days, as new
+    charges (the issued invoices are never edited): a supplementary invoice (a receivable of its
+    own, due on its date) or a credit (a CREDIT ledger entry on the holder's account, applied to
+    what is open). See rules.corrections for what each cause bills.
+
+    Franchises billed by meter or exempt have no tariff invoice to correct. Idempotent per
+    application, fiscal year and cause (a unique constraint).
+    """
+    f = Franchise.objects.select_for_update().select_related("holder", "office").get(pk=franchise.pk)
+    if f.exemption or f.tariff_class == METERED:
+        return []
+    today = timezone.localdate()
+    issued_on = min(effective_on, today)
+    others = [c for c in selectors.chain_ids(f) if c != f.pk]
+    created: list[FranchiseCharge] = []
+    for invoice in FranchiseCharge.objects.filter(franchise=f, kind=FranchiseCharge.Kind.TARIFF).order_by(
+            "fiscal_year"):
+        fy = invoice.fiscal_year
+        if application is not None and FranchiseCharge.objects.filter(application=application,
+                                                                       fiscal_year=fy).exists():
+            continue
+        before = _annual(f, gallons_before, fy, params)
+        after = _annual(f, f.authorized_gallons, fy, params)
+        billed = selectors.billed_periods([f.pk], fy).get(f.pk, [])
+        chain = [p for periods in selectors.billed_periods(others, fy).values() for p in periods]
+        for c in rules.corrections(fiscal_year=fy, billed=billed, effective_on=effective_on, annual_before=before,
+                                   annual_after=after, expiry_before=expiry_before, expiry_after=f.expiry_date,
+                                   chain_billed=chain):
+            created.append(_correction_create(f, invoice, c, issued_on=issued_on, application=application,
+                                              actor=actor, params=params))
+    return created
+
+
+@transaction.atomic
+def franchise_overbilling_credits(*, franchise: Franchise, actor, on: date | None = None,
+                                  params=None) -> list[FranchiseCharge]:
+    """FRA-3 Decision, for invoices issued before periods were checked: credit the days a tariff
+    invoice billed past the franchise's expiry (sec. 8.14 a bills only what is authorized), at the
+    rate they were billed, as new CREDIT charges (cause TERM_SHORTENED). Running it again finds
+    nothing left to credit (credited days no longer count as billed)."""
+    f = Franchise.objects.select_for_update().select_related("holder", "office").get(pk=franchise.pk)
+    if f.exemption or f.tariff_class == METERED:
+        return []
+    on = min(on or timezone.localdate(), timezone.localdate())
+    created = []
+    for invoice in FranchiseCharge.objects.filter(franchise=f, kind=FranchiseCharge.Kind.TARIFF).order_by(
+            "fiscal_year"):
+        billed = selectors.billed_periods([f.pk], invoice.fiscal_year).get(f.pk, [])
+        last_billed = max((p[1] for p in billed), default=None)
+        if last_billed is None or last_billed <= f.expiry_date:
+            continue
+        annual = invoice.annual_tariff if invoice.annual_tariff is not None else _annual(
+            f, invoice.authorized_gallons or f.authorized_gallons, invoice.fiscal_year, params)
+        for c in rules.corrections(fiscal_year=invoice.fiscal_year, billed=billed, effective_on=on,
+                                   annual_before=annual, annual_after=annual,
+                                   expiry_before=last_billed, expiry_after=f.expiry_date):
+            created.append(_correction_create(f, invoice, c, issued_on=on, application=None, actor=actor,
+                                              params=params))
+    return created
+
+
+def _correction_create(f: Franchise, invoice: FranchiseCharge, c: rules.Correction, *, issued_on: date,
+                       application, actor, params) -> FranchiseCharge:
+    what = "Factura suplementaria" if c.amount > 0 else "Crédito"
+    text = (f"{what} FY{c.fiscal_year} — {f.number}: {CAUSE_TEXT[c.cause]}, {c.period_start:%d/%m/%Y}–"
+            f"{c.period_end:%d/%m/%Y}, {c.days}/{c.days_in_year} días (FRA-3)")
+    breakdown = {
+        "calculation": "franchise-tariff", "rules": ["FRA-1", "FRA-3"], "franchise": f.number, "franchise_id": f.pk,
+        "holder": f.holder.display_name, "fiscal_year": c.fiscal_year, "tariff_class": f.tariff_class,
+        "cause": c.cause, "adjusts": invoice.receivable.payment_reference if invoice.receivable_id else None,
+        "application_id": getattr(application, "pk", None),
+        "period": {"start": c.period_start.isoformat(), "end": c.period_end.isoformat(), "days": c.days,
+                   "days_in_year": c.days_in_year, "rule": "FRA-3"},
+        "annual_before": str(c.annual_before), "annual_after": str(c.annual_after), "amount": str(c.amount),
+        "text": "Prorrata por días de la diferencia de tarifa anual, redondeada una vez (FRA-3)."
+        if c.cause == rules.VOLUME else "Prorrata por días de la tarifa anual (FRA-3).",
+        "lines": [{"seq": 1, "due_date": issued_on.isoformat(), "amount": str(c.amount), "rule": "FRA-3",
+                   "covers": [c.period_start.isoformat(), c.period_end.isoformat()]}],
+    }
+    fields = {"franchise": f, "fiscal_year": c.fiscal_year, "tariff_class": f.tariff_class,
+              "payment_plan": f.payment_plan, "prorated": True, "period_start": c.period_start,
+              "period_end": c.period_end, "amount": c.amount, "authorized_gallons": f.authorized_gallons,
+              "annual_tariff": c.annual_after, "adjusts": invoice, "cause": c.cause, "application": application,
+              "created_by": _user(actor)}
+    key = f"{f.pk}:FY{c.fiscal_year}:{c.cause}:{getattr(application, 'pk', None) or issued_on.isoformat()}"
+    if c.amount > 0:
+        receivable = receivable_create(
+            account=account_for_party(f.holder), fund=special_fund(), office=f.office, kind=Receivable.Kind.INVOICE,
+            source_type=SOURCE_SUPPLEMENT, source_id=key, installments=[(issued_on, c.amount)], description=text,
+            breakdown=breakdown, issued_on=issued_on, actor=actor, params=params)
+        charge = FranchiseCharge.objects.create(kind=FranchiseCharge.Kind.SUPPLEMENT, receivable=receivable, **fields)
+        # A supplementary invoice is an ordinary invoice: its notice goes out like the year's.
+        notices_schedule_after_commit(source_types=[SOURCE_SUPPLEMENT], actor=actor)
+    else:
+        # A credit is money in the holder's favour: a CREDIT entry on the account (never an edit of
+        # the invoice), then applied to what is open like any other credit.
+        account = lock_account(account_for_party(f.holder))
+        entry = post([LedgerEntry(account=account, kind=LedgerEntry.Kind.CREDIT, component=LedgerEntry.Component.CREDIT,
+                                  amount=c.amount, effective_date=issued_on, actor=_user(actor), memo=text[:300],
+                                  rule="FRA-3")])[0]
+        charge = FranchiseCharge.objects.create(kind=FranchiseCharge.Kind.CREDIT, credit_entry=entry, **fields)
+        credit_apply(account=account, on=issued_on, actor=actor, params=params)
+    audit(actor=actor, action="franchise_invoice.correction", target=charge, summary=text,
+          data={"franchise": f.number, "fiscal_year": c.fiscal_year, "cause": c.cause, "amount": str(c.amount),
+                "period": [c.period_start.isoformat(), c.period_end.isoformat()], "breakdown": breakdown})
+    return charge
 
 
 def _entry(f: Franchise, **extra) -> dict:

@@ -113,6 +113,7 @@ class FranchiseBillingView(BillingPageMixin, TemplateView):
         rows = [{"charge": c, "open": open_by.get(c.receivable_id, 0)} for c in charges]
         ctx.update(franchise=f, today=today,
                    invoices=[r for r in rows if r["charge"].kind == "TARIFF"],
+                   corrections=[r for r in rows if r["charge"].kind in ("SUPPLEMENT", "CREDIT")],
                    bills=[r for r in rows if r["charge"].kind == "METERED"],
                    unbilled=selectors.unbilled_readings(f, today),
                    summary=selectors.charge_summary(f, today),

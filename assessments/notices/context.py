@@ -124,6 +124,12 @@ def _line_label(line: dict, due: date | None, count: int) -> tuple[str, str]:
     """(what the line is, how its amount was bounded) as printed in the concept column."""
     if line.get("kind") == "stub":
         label = _("Fracción inicial hasta el próximo semestre")
+    elif isinstance(line.get("covers"), list) and len(line["covers"]) == 2 and all(map(_date, line["covers"])):
+        # A franchise tariff line bills its own period (FRA-3), not a fiscal semester.
+        start, end = (_date(d) for d in line["covers"])
+        label = _("Tarifa del %(start)s al %(end)s") % {"start": f"{start:%d/%m/%Y}", "end": f"{end:%d/%m/%Y}"}
+        if count > 1:
+            label += " · " + _("plazo %(n)s de %(t)s") % {"n": line.get("seq") or "?", "t": count}
     elif line.get("seq") and not line.get("period") and rules.rule_id(line.get("rule")) in INSTALLMENT_RULES:
         # SID-1 / TID-2 installments follow the resolution or ordinance, not the fiscal semesters.
         label = _("Plazo %(n)s de %(t)s") % {"n": line["seq"], "t": count}
@@ -268,8 +274,11 @@ def mailing_of(program: str, certified: bool) -> tuple[str, str]:
     elif rule == "TID-4":
         text = _("Este aviso se envía por correo certificado con acuse de recibo a cada dueño de récord, como "
                  "dispone TID-4, dentro de los 30 días de recibida la ordenanza y al menos cada año.")
-    elif rule == "FRA-8":
-        text = _("Este aviso se envía por correo certificado con acuse de recibo al concesionario (FRA-8).")
+    elif rule == "FRA-3" and certified:
+        text = _("Este aviso se envía por correo certificado con acuse de recibo al concesionario.")
+    elif rule == "FRA-3":
+        text = _("Esta factura se envía por correo regular al concesionario (FRA-3). Los avisos de modificación, "
+                 "suspensión o revocación (sec. 8.19) se envían por correo certificado con acuse de recibo.")
     elif certified:
         text = _("Este aviso se envía por correo certificado con acuse de recibo.")
     else:
@@ -307,6 +316,10 @@ def notice_context(notice, *, activation_codes: dict[int, str] | None = None, ca
         lajas = {"gross": _dec(breakdown.get("gross")), "credit": _dec(breakdown.get("credit")),
                  "net": _dec(breakdown.get("net"))}
     fiscal_year = breakdown.get("fiscal_year")
+    raw_period = breakdown.get("period") if isinstance(breakdown.get("period"), dict) else {}
+    period = ({"start": _date(raw_period.get("start")), "end": _date(raw_period.get("end")),
+               "days": raw_period.get("days"), "days_in_year": raw_period.get("days_in_year"),
+               "rule": raw_period.get("rule", "")} if raw_period.get("start") else None)
     noun = PROGRAM_NOUN.get(program, PROGRAM_NOUN["OTHER"])
     if fiscal_year:
         headline = _("%(what)s del año fiscal %(fy)s") % {"what": SHORT_NOUN.get(program, noun), "fy": fiscal_year}
@@ -331,7 +344,8 @@ def notice_context(notice, *, activation_codes: dict[int, str] | None = None, ca
     return {
         "notice": notice, "receivable": receivable, "office": office, "collector": receivable.office,
         "program": program, "program_label": notice.get_program_display(), "program_noun": noun, "headline": headline,
-        "district": district, "fiscal_year": fiscal_year, "parcel": account.parcel if account.parcel_id else None,
+        "district": district, "fiscal_year": fiscal_year, "period": period,
+        "parcel": account.parcel if account.parcel_id else None,
         "holder": account.party if account.party_id else None, "franchise_number": franchise or "",
         "addressees": addressees, "addressee_groups": groups, "several": len(addressees) > 1,
         "has_codes": any(a["activation_code"] for a in addressees),

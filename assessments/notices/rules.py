@@ -13,8 +13,10 @@ COUNTER_KEY = "notice:{year}"
 LIEN_KIND_PROGRAM = {"IRRIGATION": "IRR", "LAJAS": "LAJ", "SID": "SID", "TID": "TID"}
 SURCHARGE_PROGRAM = {"IRR-9": "IRR", "LAJ-7": "LAJ", "RESOLUTION": "SID"}
 PROGRAMS = ("IRR", "LAJ", "SID", "TID", "FRA", "OTHER")
-# TID-4: the association notifies by certified mail; FRA-8: certified mail with return receipt.
-CERTIFIED_PROGRAMS = frozenset({"TID", "FRA"})
+# TID-4: the association notifies by certified mail. A franchise's tariff invoice is an ordinary
+# bill (FRA-3, sec. 8.14): regular mail; only FRA-8's notices (sec. 8.19: modification, suspension,
+# revocation) go certified with return receipt, and those are not billing notices.
+CERTIFIED_PROGRAMS = frozenset({"TID"})
 RULE_ID = re.compile(r"\b(IRR|LAJ|FRA|SID|TID|LIEN)-\d+[a-z]?\b")
 
 
@@ -56,7 +58,8 @@ def program_of(*, declared: str = "", is_party_account: bool = False, lien_kind:
 
 
 def mailing_method(program: str, declared: str = "") -> str:
-    """TID-4 and FRA-8 notices go by certified mail with return receipt; the rest by regular mail.
+    """TID-4 notices go by certified mail with return receipt; the rest (franchise tariff invoices
+    included, FRA-3) by regular mail.
     A billing that declares the method (improvement districts decide it by collector) is followed."""
     if declared in ("REGULAR", "CERTIFIED_RR"):
         return declared
@@ -64,12 +67,12 @@ def mailing_method(program: str, declared: str = "") -> str:
 
 
 # The rule that says how a program's notices are mailed (printed on the notice with the method).
-MAILING_RULE = {"SID": "SID-2", "TID": "TID-4", "FRA": "FRA-8"}
+MAILING_RULE = {"SID": "SID-2", "TID": "TID-4", "FRA": "FRA-3"}
 TREASURY_OFFICE_KIND = "TREASURY"
 
 
 def mailing_rule(program: str) -> str:
-    """SID-2 (regular mail), TID-4 (certified mail), FRA-8 (certified mail with return receipt), or
+    """SID-2 (regular mail), TID-4 (certified mail), FRA-3 (a tariff invoice: regular mail), or
     "" for programs whose statutes do not say how the notice goes (regular mail)."""
     return MAILING_RULE.get(program, "")
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
+from core.daycount import add_days, days_inclusive
 from core.money import ZERO, round_half_up, split_halves
 
 SOURCES = ("SURFACE", "GROUNDWATER", "ARTESIAN", "BRACKISH")
@@ -122,6 +123,40 @@ def installment_due_dates(fiscal_year: int, plan: str) -> tuple[date, ...]:
     return (first,) if plan == "ANNUAL" else (first, date(fiscal_year, 1, 1))
 
 
+def prorate(annual: Decimal, days: int, days_in_year: int) -> Decimal:
+    """FRA-3 Decision: `days` of a fiscal year of `days_in_year` days at an annual tariff,
+    rounded half-up once (a negative `annual` is a rate difference: a credit)."""
+    if days_in_year <= 0 or days < 0 or days > days_in_year:
+        raise ValueError(f"{days} days of a {days_in_year}-day year")
+    return round_half_up(annual * days / days_in_year)
+
+
+def billing_period(*, fy_start: date, fy_end: date, issue_date: date, expiry_date: date) -> tuple[date, date] | None:
+    """FRA-3 Decision (sec. 8.14 a): the days of a fiscal year the authorization covers, from the
+    later of July 1 and the issue date to the earlier of June 30 and the expiry date (both days
+    counted: a franchise "vence" at the end of its expiry date). None when they do not meet."""
+    start, end = max(fy_start, issue_date), min(fy_end, expiry_date)
+    return (start, end) if start <= end else None
+
+
+def uncovered(period: tuple[date, date], covered: Sequence[tuple[date, date]]) -> list[tuple[date, date]]:
+    """The parts of `period` no interval of `covered` touches (a renewal never bills a day already
+    billed to the franchise it renews, FRA-3 in docs/rules/franchises.md), in date order."""
+    gaps = [period]
+    for c_start, c_end in sorted(covered):
+        out = []
+        for g_start, g_end in gaps:
+            if c_end < g_start or c_start > g_end:
+                out.append((g_start, g_end))
+                continue
+            if g_start < c_start:
+                out.append((g_start, add_days(c_start, -1)))
+            if c_end < g_end:
+                out.append((add_days(c_end, 1), g_end))
+        gaps = out
+    return gaps
+
+
 def first_year_amount(annual: Decimal, issued_on: date) -> Decimal:
     """FRA-3 Decision: a franchise issued mid-year pays its first FY pro rata by days.
 
@@ -129,9 +164,15 @@ def first_year_amount(annual: Decimal, issued_on: date) -> Decimal:
     """
     fy_end = date(issued_on.year + (1 if issued_on.month >= 7 else 0), 6, 30)
     fy_start = date(fy_end.year - 1, 7, 1)
-    days_left = (fy_end - issued_on).days + 1
-    days_in_year = (fy_end - fy_start).days + 1
-    return round_half_up(annual * days_left / days_in_year)
+    return prorate(annual, days_inclusive(issued_on, fy_end), days_inclusive(fy_start, fy_end))
+
+
+def last_year_amount(annual: Decimal, expiry_date: date) -> Decimal:
+    """FRA-3 Decision: an authorization that ends mid-year pays its last FY pro rata by days,
+    like the first: July 1 to the expiry date (both counted) over the FY's days."""
+    fy_start = date(expiry_date.year - (0 if expiry_date.month >= 7 else 1), 7, 1)
+    fy_end = date(fy_start.year + 1, 6, 30)
+    return prorate(annual, days_inclusive(fy_start, expiry_date), days_inclusive(fy_start, fy_end))
 
 
 @dataclass(frozen=True)

@@ -233,6 +233,7 @@ SPECTACULAR_SETTINGS = {
         "ApplicationKindEnum": "franchises.models.Application.Kind",
         "FranchiseStatusEnum": "franchises.models.Franchise.Status",
         "HolderTypeEnum": "franchises.models.HolderType",
+        "NotificationMethodEnum": "franchises.models.Application.NotificationMethod",
         "TidAccountEntryKindEnum": "districts.improvement.models.TidAccountEntry.Kind",
         "NoticeLanguageEnum": "django.conf.settings.LANGUAGES",
     },

@@ -66,6 +66,7 @@ class ApplicationSerializer(serializers.ModelSerializer):
                   "controversy", "changes_conditions", "expiry_at_filing", "filing_deadline", "filed_late",
                   "decision_due", "outstanding_debt", "debt_source", "determination_date", "determination",
                   "applied_changes", "resulting_franchise", "notified_on", "notification_method", "tracking_number",
+                  "recipient_notified_on", "recipient_notification_method", "recipient_tracking_number",
                   "hearing_request_due", "hearings"]
 
 

@@ -218,8 +218,8 @@ LEGACY_PATHS = {
 }
 LEGACY_PROSE = {
     "README.md": 2,
-    "assessments/franchise_billing/rules.py": 3,
-    "assessments/franchise_billing/services.py": 2,
+    "assessments/franchise_billing/rules.py": 2,
+    "assessments/franchise_billing/services.py": 1,
     "assessments/improvement_billing/services.py": 3,
     "assessments/ledger/adjustments.py": 1,
     "assessments/ledger/allocation.py": 1,
@@ -262,7 +262,6 @@ LEGACY_PROSE = {
     "districts/improvement/services.py": 3,
     "districts/improvement/urls.py": 2,
     "districts/models.py": 1,
-    "docs/api/openapi.yaml": 1,
     "franchises/models.py": 2,
     "franchises/rules.py": 1,
     "liens/management/commands/seed_liens.py": 1,

@@ -59,13 +59,15 @@ def test_a_renewal_is_refused_while_billing_reports_debt(make_franchise, make_us
                            {"decided_on": "2026-11-20", "grant": True, "outstanding_debt": "0.00"},
                            content_type="application/json")
     body = response.json()   # billing's figure counts, not the one typed: granting is refused with the debt
-    assert response.status_code == 400 and "$100.00" in str(body["grant"])
+    # FY2027 bills July 1 to the expiry on March 14 (257/365 of $100.00, FRA-3): $70.41 owed
+    assert response.status_code == 400 and "$70.41" in str(body["grant"])
     response = client.post(f"/api/v1/franchises/applications/{app.pk}/decide/",
                            {"decided_on": "2026-11-20", "grant": False, "outstanding_debt": "0.00",
                             "determination": "Deuda por uso de agua (FRA-7)."}, content_type="application/json")
     body = response.json()
     assert response.status_code == 200
-    assert (body["status"], body["outstanding_debt"], body["debt_source"]) == ("DENIED", "100.00", "billing")
+    # FY2027's invoice bills July 1 to the expiry on March 14 (257 of 365 days, FRA-3): 100 × 257/365
+    assert (body["status"], body["outstanding_debt"], body["debt_source"]) == ("DENIED", "70.41", "billing")
 
 
 def test_a_renewal_with_the_account_paid_is_granted(make_franchise, pay, holder):

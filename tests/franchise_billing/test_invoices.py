@@ -16,6 +16,7 @@ from assessments.franchise_billing.tasks import franchise_invoices_generate_task
 from assessments.ledger.receivables import account_for_party
 from assessments.models import LedgerEntry, Receivable
 from assessments.rules.franchise import first_year_amount
+from core.money import round_half_up
 from franchises.models import Franchise
 
 D = date.fromisoformat
@@ -36,12 +37,16 @@ def installments(rec: Receivable) -> list[tuple[date, Decimal]]:
     return [(i.due_date, i.amount) for i in rec.installments.order_by("seq")]
 
 
+FIXED_DATES_DEMO = {"DRNA-FE-2016-0088", "DRNA-FE-2018-0021", "DRNA-FE-2019-0077", "DRNA-FE-2020-0054",
+                    "DRNA-FE-2021-0113", "DRNA-FE-2022-0031"}
+
+
 def test_every_demo_franchise_is_billed_exactly_as_compute_says():
     call_command("seed_franchises", verbosity=0)
     result = services.franchise_invoices_generate(fiscal_year=2027, actor=None, issued_on=D("2026-06-01"))
     report = result.report
     demo = list(Franchise.objects.order_by("number"))
-    assert len(demo) == 15
+    assert len(demo) == 17  # 15 and a renewal chain (DRNA-FE-2016-0140 renewed as a new franchise)
     billed = exempt = metered = 0
     for f in demo:
         if f.exemption:
@@ -57,21 +62,31 @@ def test_every_demo_franchise_is_billed_exactly_as_compute_says():
             billed += 1
             expected = tariff(f)
             rec = invoice(f)
+            if f.expiry_date < D("2027-06-30") or f.issue_date > D("2026-07-01"):
+                # FRA-3 Decision: the first and last years are billed pro rata by days
+                period = rec.breakdown["period"]
+                assert period["start"] == max(f.issue_date, D("2026-07-01")).isoformat()
+                assert period["end"] == min(f.expiry_date, D("2027-06-30")).isoformat()
+                assert rec.amount == round_half_up(Decimal(expected["annual_tariff"]) * period["days"] / 365)
+                continue
             assert rec.amount == Decimal(expected["annual_tariff"])
             assert [a for _, a in installments(rec)] == [Decimal(a) for a in expected["installments"]]
             dues = [D("2026-07-01")] if f.payment_plan == "ANNUAL" else [D("2026-07-01"), D("2027-01-01")]
             assert [d for d, _ in installments(rec)] == dues
             assert rec.breakdown["tariff_class"] == expected["tariff_class"] == f.tariff_class
-    assert (billed, exempt, metered) == (7, 6, 2)
-    assert len(report["created"]) == 7 and report["skipped"] == [] and report["errors"] == []
+    assert (billed, exempt, metered) == (9, 6, 2)
+    assert len(report["created"]) == 9 and report["skipped"] == [] and report["errors"] == []
     amounts = {c["number"]: c["amount"] for c in report["created"]}
-    assert amounts == {"DRNA-FE-2016-0088": "8000.00", "DRNA-FE-2017-0150": "50.00", "DRNA-FE-2018-0021": "675.00",
-                       "DRNA-FE-2019-0077": "9250.00", "DRNA-FE-2020-0054": "4500.00", "DRNA-FE-2021-0113": "200.00",
-                       "DRNA-FE-2022-0031": "112.50"}
-    assert {t["tariff_class"]: t["amount"] for t in report["totals_by_class"]} == {
-        "BRACKISH": "200.00", "DOMESTIC": "50.00", "INSTITUTIONAL": "675.00", "GOVERNMENTAL": "8000.00",
-        "RECREATIONAL": "112.50", "SURFACE_INDUSTRIAL": "9250.00", "ARTESIAN": "4500.00"}
-    assert report["created_total"] == "22787.50"
+    renewed = [c for c in report["created"] if c["number"] not in FIXED_DATES_DEMO]
+    assert {k: v for k, v in amounts.items() if k in FIXED_DATES_DEMO} == {
+        "DRNA-FE-2016-0088": "8000.00", "DRNA-FE-2018-0021": "675.00", "DRNA-FE-2019-0077": "9250.00",
+        "DRNA-FE-2020-0054": "4500.00", "DRNA-FE-2021-0113": "200.00", "DRNA-FE-2022-0031": "112.50"}
+    # the demo dates follow today: the expiring franchise and the renewal chain are prorated, and the
+    # chain's two invoices bill the year's days once: together they ask the annual $50.00 (±1 cent).
+    assert len(renewed) == 3
+    chain = [Decimal(c["amount"]) for c in renewed if c["number"] != "DRNA-FE-2017-0150"]
+    assert abs(sum(chain) - Decimal("50.00")) <= Decimal("0.01")
+    assert report["created_total"] == str(sum((Decimal(a) for a in amounts.values()), Decimal(0)))
 
 
 def test_the_invoice_is_a_receivable_of_the_holder_in_the_special_fund(make_franchise, holder, drna):

@@ -1,7 +1,7 @@
 """seed_franchise_billing: idempotent; FY2027 invoices equal `compute franchise-tariff`; FRA-4 has numbers."""
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 
 import pytest
@@ -39,6 +39,9 @@ def test_seed_is_idempotent_and_bills_every_demo_franchise_as_compute_says():
             continue
         expected = run("franchise-tariff", {"source": f.source, "use": f.use, "payment_plan": f.payment_plan,
                                             "authorized_gallons": str(f.authorized_gallons), "as_of": "2026-07-01"})
+        if tariff.prorated:  # FRA-3: a first or last year (or a renewal's remainder) by days
+            assert tariff.amount == round_half_up(Decimal(expected["annual_tariff"]) * tariff.days / 365)
+            continue
         assert str(tariff.receivable.amount) == expected["annual_tariff"]
         assert [str(i.amount) for i in tariff.receivable.installments.order_by("seq")] == expected["installments"]
 
@@ -59,3 +62,17 @@ def test_seed_is_idempotent_and_bills_every_demo_franchise_as_compute_says():
                                                                              gi.retained)
     assert rules.period_from_label("FY2027-Q1") == Command.last_ended_quarter(date(2026, 12, 1))
     assert Command.last_ended_quarter(date(2026, 7, 1)).label == "FY2026-Q4"
+
+
+def test_the_seed_has_a_renewed_franchise_billed_without_overlap():
+    """FRA-3 Decision (sec. 8.14 a, 8.18): the renewed franchise's last year ends at its expiry and
+    its renewal starts the day after; no day of FY2027 is billed twice."""
+    call_command("seed_franchise_billing", verbosity=0)
+    old = Franchise.objects.get(number="DRNA-FE-2016-0140")
+    new = old.successors.get()
+    assert new.issue_date == old.expiry_date + timedelta(days=1)
+    periods = sorted((c.period_start, c.period_end) for c in selectors.chain_invoices(old)
+                     if c.fiscal_year == 2027 and selectors.bills_days(c))
+    assert periods[0][1] == old.expiry_date and periods[-1][0] == new.issue_date
+    for (_, end), (start, _) in zip(periods, periods[1:], strict=False):
+        assert start > end

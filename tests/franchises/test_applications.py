@@ -281,3 +281,38 @@ def test_cancellation_needs_closure_evidence_then_cancels(make_franchise):
     assert f.status == Franchise.Status.CANCELLED
     with pytest.raises(ValidationError):  # no more applications on a cancelled franchise
         file(f, A, requested_gallons=1)
+
+
+def test_a_transfer_determination_is_notified_in_writing_to_the_applicant_and_the_transferee(
+        make_franchise, recipient, staff_user, client):
+    """Sec. 8.16: "El Secretario notificará su determinación por escrito al solicitante y a la persona
+    que se le transfiere la franquicia." Each notification is recorded on its own and issues the
+    written determination addressed to that person."""
+    from tests.notices.conftest import pdf_text
+
+    f = make_franchise()
+    app = decide(transfer(f, recipient))
+    assert app.status == "GRANTED" and app.notification_pending == ["APPLICANT", "TRANSFEREE"]
+    app = services.application_notify(actor=None, application=app, notified_on=D("2026-11-12"),
+                                      method="CERTIFIED_MAIL", tracking_number="9407 1", to="APPLICANT")
+    app = services.application_notify(actor=None, application=app, notified_on=D("2026-11-13"),
+                                      method="PERSONAL", to="TRANSFEREE")
+    assert (app.notified_on, app.recipient_notified_on, app.recipient_notification_method) == (
+        D("2026-11-12"), D("2026-11-13"), "PERSONAL")
+    assert app.notification_pending == []
+    letters = list(selectors.application_letters(app))
+    assert len(letters) == 2
+    applicant_text, transferee_text = (pdf_text(d) for d in letters)
+    assert app.applicant.display_name in applicant_text and recipient.display_name in transferee_text
+    assert "al solicitante y a la persona que se le transfiere la franquicia" in transferee_text
+    with pytest.raises(ValidationError) as exc:
+        services.application_notify(actor=None, application=decide(file(make_franchise(), R,
+                                    requested_expiry_date=D("2029-06-30"), documents={"RENEWAL_APPLICATION": True}),
+                                    outstanding_debt=Decimal("0")),
+                                    notified_on=D("2026-11-12"), method="PERSONAL", to="TRANSFEREE")
+    assert "to" in exc.value.message_dict
+    client.force_login(staff_user)
+    page = client.get(f"/franquicias/solicitudes/{app.pk}/").content.decode()
+    assert "Notificada a quien recibe (sec. 8.16)" in page and "13/11/2026" in page
+    form = client.get(f"/franquicias/solicitudes/{app.pk}/notificar/").content.decode()
+    assert 'name="to"' in form

@@ -56,3 +56,34 @@ def test_non_use_extinguishes_with_waived_hearing(make_franchise):
                                text="Doce meses sin uso (sec. 8.21).", hearing_waived=True)
     f.refresh_from_db()
     assert f.status == "EXTINGUISHED"
+
+
+def test_the_section_8_19_notice_is_a_document_to_the_holder_and_to_the_owner(proceeding, staff_user, client):
+    """Sec. 8.19: "Se notificará de ésta al tenedor de la franquicia y al dueño de la propiedad
+    mediante correo certificado con acuse de recibo." Each mailing is a document addressed to its
+    person (the portal lets that person download it); recording the return receipt issues nothing new."""
+    from core.models import DocumentOwner
+    from franchises import selectors
+    from tests.notices.conftest import pdf_text
+
+    f = proceeding.franchise
+    services.proceeding_notice(actor=None, proceeding=proceeding, recipient="HOLDER", sent_on=D("2026-03-03"),
+                               tracking_number="9407 1")
+    services.proceeding_notice(actor=None, proceeding=proceeding, recipient="OWNER", sent_on=D("2026-03-03"),
+                               tracking_number="9407 2")
+    services.proceeding_notice(actor=None, proceeding=proceeding, recipient="HOLDER", sent_on=D("2026-03-03"),
+                               tracking_number="9407 1", delivered_on=D("2026-03-06"))
+    letters = list(selectors.proceeding_letters(proceeding))
+    assert [d.title for d in letters] == [
+        f"Aviso sec. 8.19 al tenedor — franquicia {f.number} — rastreo 9407 1",
+        f"Aviso sec. 8.19 al dueño de la propiedad — franquicia {f.number} — rastreo 9407 2"]
+    assert [list(DocumentOwner.objects.filter(document=d).values_list("party_id", flat=True)) for d in letters] == [
+        [f.holder_id], [f.property_owner_id]]
+    holder_text, owner_text = (pdf_text(d) for d in letters)
+    assert f.holder.display_name in holder_text and "Ana Lucía Torres Vélez" in owner_text
+    for text in (holder_text, owner_text):
+        assert "Correo certificado con acuse de recibo, rastreo" in text and "cese y desista" in text
+        assert "derecho a una vista administrativa" in text and "sec. 8.19" in text
+    client.force_login(staff_user)
+    page = client.get(f"/franquicias/procedimientos/{proceeding.pk}/").content.decode()
+    assert "Avisos emitidos (sec. 8.19)" in page and letters[1].verification_code in page

@@ -1,5 +1,5 @@
 """What the printed notice says: to whom checks are made out (payee), how it is mailed and under
-which rule (SID-2, TID-4, FRA-8), the English notice on request, and the stub's barcode and QR.
+which rule (SID-2, TID-4, FRA-3), the English notice on request, and the stub's barcode and QR.
 No timing assertions: speed is measured by benchmarks/notices.py."""
 from __future__ import annotations
 
@@ -69,7 +69,7 @@ def test_checks_go_to_the_secretary_of_the_treasury_when_hacienda_collects_or_fo
 
 
 @pytest.mark.parametrize(("program", "rule", "method"), [
-    ("SID", "SID-2", "REGULAR"), ("TID", "TID-4", "CERTIFIED_RR"), ("FRA", "FRA-8", "CERTIFIED_RR"),
+    ("SID", "SID-2", "REGULAR"), ("TID", "TID-4", "CERTIFIED_RR"), ("FRA", "FRA-3", "REGULAR"),
     ("IRR", "", "REGULAR"), ("LAJ", "", "REGULAR"), ("OTHER", "", "REGULAR"),
 ])
 def test_each_program_names_the_rule_that_says_how_its_notice_is_mailed(program, rule, method):
@@ -117,11 +117,16 @@ def test_the_notice_states_how_it_is_mailed_with_its_rule(staff_user, associatio
     assert f"{label} ({rule})" in text          # and in the references at the top
 
 
-def test_a_franchise_notice_goes_certified_with_return_receipt_fra_8(staff_user, treasury):
+def test_a_franchise_tariff_invoice_goes_by_regular_mail_fra_3(staff_user, treasury):
+    """Issue #16 (§8.19): only the notices of modification, suspension or revocation go "mediante
+    correo certificado con acuse de recibo"; an ordinary tariff invoice (sec. 8.14) goes by regular
+    mail (FRA-8 in docs/rules/franchises.md: "this notice only; ordinary invoices go by regular mail")."""
     rec = _charge(staff_user, program="FRA", office=treasury, holder=True)
-    text = pdf_text(services.notice_issue(receivable=rec, actor=staff_user).document)
-    assert "Este aviso se envía por correo certificado con acuse de recibo al concesionario (FRA-8)" in text
-    assert "Certificado con acuse (FRA-8)" in text and "FR-001" in text
+    notice = services.notice_issue(receivable=rec, actor=staff_user)
+    text = pdf_text(notice.document)
+    assert notice.method == "REGULAR"
+    assert "Esta factura se envía por correo regular al concesionario (FRA-3)" in text
+    assert "Correo regular (FRA-3)" in text and "FR-001" in text and "Certificado con acuse" not in text
 
 
 def test_a_program_without_a_mailing_rule_says_regular_mail_without_a_rule(staff_user, treasury):

@@ -160,23 +160,22 @@ def test_the_mailing_list_speaks_spanish_and_its_filled_copy_comes_back(three_pr
     assert (notice.tracking_number, notice.mailed_on) == ("9400222", date.today())
 
 
-def test_the_mailing_list_marks_certified_mail_for_tid_and_franchise_notices(three_programs):
+def test_the_mailing_list_marks_certified_mail_for_tid_and_regular_mail_for_franchise_invoices(three_programs):
     methods = {b.source_type: b.method for b in MailingBatch.objects.all()}
     assert methods == {source_type(three_programs): "REGULAR", "tid:2027": "CERTIFIED_RR",
-                       "fra:2027": "CERTIFIED_RR"}
+                       "fra:2027": "REGULAR"}
     tid_rows = _csv_rows(MailingBatch.objects.get(source_type="tid:2027"))
     assert [(r["name"], r["method"], r["tracking_number"]) for r in tid_rows] == [
         ("Gloria Méndez Ruiz", "Correo certificado con acuse de recibo", "")]
     assert tid_rows[0]["address_1"] == "Urb. Villa del Carmen" and tid_rows[0]["cadastre"] == "500-100-200-01"
     fra_rows = _csv_rows(MailingBatch.objects.get(source_type="fra:2027"))
-    assert [(r["name"], r["method"], r["cadastre"]) for r in fra_rows] == [
-        ("Hotel Playa Azul", "Correo certificado con acuse de recibo", "")]
+    assert [(r["name"], r["method"], r["cadastre"]) for r in fra_rows] == [("Hotel Playa Azul", "Correo regular", "")]
     irr_rows = _csv_rows(MailingBatch.objects.get(source_type=source_type(three_programs)))
     assert {r["method"] for r in irr_rows} == {"Correo regular"} and all(r["tracking_number"] == "" for r in irr_rows)
     assert irr_rows[0]["name"] == "María de los Ángeles Peña Colón y Pedro Juan Peña Colón"
     assert Notice.objects.get(source_type="tid:2027").program == "TID"
     fra_text = pdf_text(Notice.objects.get(source_type="fra:2027").document)
-    assert "FR-001" in fra_text and "FRA-8" in fra_text and "Certificado con acuse" in fra_text
+    assert "FR-001" in fra_text and "Correo regular (FRA-3)" in fra_text and "Certificado con acuse" not in fra_text
 
 
 def test_the_batch_pdf_has_every_notice_in_cadastre_order(irr_roll, staff_user):

@@ -6,7 +6,7 @@ POST /franchise-billing/runs/  {fiscal_year, issued_on?}               staff who
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import generics, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -28,31 +28,59 @@ class InstallmentSerializer(serializers.ModelSerializer):
 
 
 class FranchiseInvoiceSerializer(serializers.ModelSerializer):
-    """One tariff invoice or metered bill, with its receivable's figures."""
+    """One tariff invoice, metered bill, supplementary invoice or credit: the days it bills
+    (`period_start`-`period_end`, both counted) and its signed `amount` (negative: a credit)."""
 
     franchise = serializers.CharField(source="franchise.number")
-    payment_reference = serializers.CharField(source="receivable.payment_reference")
-    description = serializers.CharField(source="receivable.description")
-    issued_on = serializers.DateField(source="receivable.issued_on")
-    amount = serializers.DecimalField(source="receivable.amount", **MONEY)
-    status = serializers.CharField(source="receivable.status")
+    amount = serializers.DecimalField(**MONEY, read_only=True)
+    days = serializers.IntegerField(read_only=True, allow_null=True)
+    adjusts = serializers.PrimaryKeyRelatedField(read_only=True, allow_null=True)
+    bills_days = serializers.SerializerMethodField()
+    payment_reference = serializers.CharField(source="receivable.payment_reference", allow_null=True, default=None)
+    description = serializers.SerializerMethodField()
+    issued_on = serializers.SerializerMethodField()
+    status = serializers.CharField(source="receivable.status", allow_null=True, default=None)
     open_amount = serializers.SerializerMethodField()
-    installments = InstallmentSerializer(source="receivable.installments", many=True)
-    breakdown = serializers.JSONField(source="receivable.breakdown")
+    installments = serializers.SerializerMethodField()
+    breakdown = serializers.SerializerMethodField()
 
     class Meta:
         model = FranchiseCharge
-        fields = ["id", "franchise", "kind", "fiscal_year", "month", "gallons", "tariff_class", "payment_plan",
-                  "prorated", "payment_reference", "description", "issued_on", "amount", "status", "open_amount",
-                  "installments", "parameters", "breakdown"]
+        fields = ["id", "franchise", "kind", "cause", "fiscal_year", "period_start", "period_end", "days", "amount",
+                  "bills_days", "adjusts", "month", "gallons", "tariff_class", "payment_plan", "prorated",
+                  "authorized_gallons", "annual_tariff", "payment_reference", "description", "issued_on", "status",
+                  "open_amount", "installments", "parameters", "breakdown"]
+
+    def get_bills_days(self, obj) -> bool:
+        """True when the charge bills days (an invoice, a bill, a term supplement); False when it
+        re-prices or credits days another invoice billed (it names that invoice in `adjusts`)."""
+        return selectors.bills_days(obj)
+
+    def get_description(self, obj) -> str:
+        return obj.receivable.description if obj.receivable_id else obj.credit_entry.memo
+
+    def get_issued_on(self, obj) -> str:
+        day = obj.receivable.issued_on if obj.receivable_id else obj.credit_entry.effective_date
+        return day.isoformat()
 
     def get_open_amount(self, obj) -> str:
-        value = self.context["open"].get(obj.receivable_id)
+        value = self.context["open"].get(obj.receivable_id) if obj.receivable_id else None
         return f"{value if value is not None else 0:.2f}"
+
+    @extend_schema_field(InstallmentSerializer(many=True))
+    def get_installments(self, obj) -> list:
+        if not obj.receivable_id:
+            return []
+        return InstallmentSerializer(obj.receivable.installments.all(), many=True).data
+
+    def get_breakdown(self, obj) -> dict:
+        return obj.receivable.breakdown if obj.receivable_id else {}
 
 
 class FranchiseInvoiceListApi(generics.ListAPIView):
-    """A franchise's tariff invoices (FRA-1 to FRA-3) and metered bills, newest first, with what is open."""
+    """A franchise's tariff invoices (FRA-1 to FRA-3), metered bills, supplementary invoices and
+    credits, each with the days it bills and its amount. `chain=true` adds the franchises it
+    renews and that renew it: no day is billed twice along the chain (FRA-3 Decision)."""
 
     permission_classes = [IsStaffReader]
     serializer_class = FranchiseInvoiceSerializer
@@ -62,7 +90,13 @@ class FranchiseInvoiceListApi(generics.ListAPIView):
         if getattr(self, "swagger_fake_view", False):
             return FranchiseCharge.objects.none()
         franchise = get_object_or_404(Franchise, pk=self.kwargs["pk"])
-        qs = selectors.charges_for(franchise).select_related("franchise")
+        if self.request.query_params.get("chain") in ("1", "true"):
+            qs = (FranchiseCharge.objects.filter(franchise_id__in=selectors.chain_ids(franchise))
+                  .select_related("receivable", "reading").prefetch_related("receivable__installments")
+                  .order_by("period_start", "id"))
+        else:
+            qs = selectors.charges_for(franchise)
+        qs = qs.select_related("franchise", "credit_entry")
         kind = self.request.query_params.get("kind")
         if kind in FranchiseCharge.Kind.values:
             qs = qs.filter(kind=kind)
@@ -74,13 +108,15 @@ class FranchiseInvoiceListApi(generics.ListAPIView):
     def get_serializer_context(self):
         ctx = super().get_serializer_context()
         pk = self.kwargs.get("pk")
-        ctx["open"] = selectors.open_amounts(FranchiseCharge.objects.filter(franchise_id=pk)
+        ctx["open"] = selectors.open_amounts(FranchiseCharge.objects.filter(franchise_id__in=selectors.chain_ids(pk))
+                                             .exclude(receivable__isnull=True)
                                              .values_list("receivable_id", flat=True)) if pk else {}
         return ctx
 
-    @extend_schema(summary="A franchise's invoices and metered bills", parameters=[
+    @extend_schema(summary="A franchise's invoices, metered bills, supplementary invoices and credits", parameters=[
         OpenApiParameter("kind", str, enum=FranchiseCharge.Kind.values),
-        OpenApiParameter("fiscal_year", int)])
+        OpenApiParameter("fiscal_year", int),
+        OpenApiParameter("chain", bool, description="Include the franchises it renews and that renew it.")])
     def get(self, request, *args, **kwargs):
         return super().get(request, *args, **kwargs)
 

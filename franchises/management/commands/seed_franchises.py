@@ -107,6 +107,7 @@ class Command(BaseCommand):
             self._franchise(row, today, office, parties, parcels)
         self._readings(today)
         self._applications(today, parties)
+        created += self._renewed(today, office, parties)
         result = services.franchise_flags_record(today=today)
         self.stdout.write(self.style.SUCCESS(
             f"seed_franchises: {created} new franchises, {Franchise.objects.count()} in the registry; "
@@ -195,3 +196,24 @@ class Command(BaseCommand):
             recipient=parties["FRA-DEMO-03"], reasons="Venta de la destilería y sus instalaciones.",
             documents={"FRANCHISE_NUMBER": True, "HOLDER_NAME": True, "RECIPIENT_NAME": True,
                        "REASONS_EVIDENCE": True, "SIGNATURES_BOTH": True}, fee_paid=True)
+
+    # FRA-3/FRA-7 demo: a franchise renewed as a new one (its 10 years were up) a month ago. Billing
+    # bills the old one's last fiscal year up to its expiry and the new one from the day after.
+    RENEWED = "DRNA-FE-2016-0140"
+
+    def _renewed(self, today: date, office, parties) -> int:
+        if Franchise.objects.filter(number=self.RENEWED).exists():
+            return 0
+        expiry = add_days(today, -30)
+        old = services.franchise_save(actor=None, action="franchise.seed", instance=Franchise(
+            number=self.RENEWED, holder=parties["FRA-DEMO-02"], holder_type=HolderType.PERSON, source="SURFACE",
+            use="DOMESTIC", authorized_gallons=1_000_000, issue_date=add_days(add_months(expiry, -114), 1),
+            expiry_date=expiry, payment_plan=Franchise.PaymentPlan.ANNUAL, office=office))
+        app = services.application_file(
+            actor=None, franchise=old, kind=Application.Kind.RENEWAL, received_on=add_days(expiry, -100),
+            requested_expiry_date=add_days(add_months(add_days(expiry, 1), 120), -1),
+            reasons="Uso doméstico continuo de la finca.", documents={"RENEWAL_APPLICATION": True}, fee_paid=True)
+        new_number = f"DRNA-FE-{add_days(expiry, 1).year}-0141"
+        services.application_decide(actor=None, application=app, decided_on=add_days(expiry, -40), grant=True,
+                                    outstanding_debt=0, debt_source="seed", new_number=new_number)
+        return 2

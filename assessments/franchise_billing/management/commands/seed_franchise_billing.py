@@ -25,10 +25,12 @@ from assessments.ledger.receivables import account_for_party
 from assessments.models import Payment
 from core.fiscal import first_of_next_month, fiscal_year_of
 from franchises.management.commands.seed_franchises import FRANCHISES
+from franchises.management.commands.seed_franchises import Command as SeedFranchises
 from franchises.models import Franchise
 
 FISCAL_YEAR = 2027
 DEMO_NUMBERS = [row[0] for row in FRANCHISES]
+RENEWED = SeedFranchises.RENEWED  # FRA-3: renewed as a new franchise; billed up to its expiry, its renewal after
 # Tariff invoices paid (franchise number, paid on, "ALL" or the first installment only).
 TARIFF_PAYMENTS = [
     ("DRNA-FE-2021-0113", date(2026, 6, 25), "FIRST"),   # BRACKISH, semiannual
@@ -48,7 +50,8 @@ class Command(BaseCommand):
     @transaction.atomic
     def handle(self, *args, **options):
         today = timezone.localdate()
-        if Franchise.objects.filter(number__in=DEMO_NUMBERS).count() < len(DEMO_NUMBERS):
+        # seed_franchises is idempotent: run it too when a demo added later (the renewal chain) is missing.
+        if Franchise.objects.filter(number__in=[*DEMO_NUMBERS, RENEWED]).count() < len(DEMO_NUMBERS) + 1:
             call_command("seed_franchises", verbosity=0)
         run = services.franchise_invoices_generate(fiscal_year=FISCAL_YEAR, actor=None,
                                                    issued_on=min(date(FISCAL_YEAR - 1, 6, 1), today),
