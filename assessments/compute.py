@@ -1,4 +1,4 @@
-"""The calculation interface of contracts/compute.md, without Django.
+"""The calculation interface of docs/compute.md, without Django.
 
 `run(name, payload)` validates a JSON-like payload, calls the pure rule engine and returns
 a JSON-ready dict (money and areas as strings, dates ISO). Invalid input raises

@@ -1,4 +1,4 @@
-"""Area conversions, exact through square metres (SPEC conventions, "Area").
+"""Area conversions, exact through square metres (docs/rules/README.md#areas).
 
 1 cuerda = 3,930.395625 m²; 1 acre = 4,046.8564224 m². Never a rounded factor: an area is
 stored as recorded (m² or cuerdas), converted to m² exactly (a product of two finite decimals),

@@ -1,4 +1,4 @@
-"""The one error every calculation's payload reader raises (contracts/compute.md).
+"""The one error every calculation's payload reader raises (docs/compute.md).
 
 It lives in `core` so that any app's `*_io` module (liens, assessments, …) can refuse input
 without importing an app above it; `assessments.compute` re-exports it under its old name.

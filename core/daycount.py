@@ -1,4 +1,4 @@
-"""Calendar-day counting for statutory terms (SPEC conventions "Days"; DEADLINES).
+"""Calendar-day counting for statutory terms (docs/rules/README.md#dates-and-days; docs/rules/deadlines.md).
 
 Pure functions: holidays are data, passed in as a set of dates (see core.holidays_pr for
 Puerto Rico's legal holidays). A term for the administration or a party to act that ends on a
@@ -31,7 +31,7 @@ def add_months(day: date, months: int) -> date:
     """`day` plus (or minus) calendar months, clamped to the target month's last day.
 
     Aug 31 + 6 months = Feb 28 (or 29); Aug 31 + 1 month = Sep 30; Feb 29 + 12 months = Feb 28
-    (SPEC LAJ-7, DEADLINES). Always counted from `day` itself, never step by step, so clamping
+    (LAJ-7, docs/rules/deadlines.md). Always counted from `day` itself, never step by step, so clamping
     never accumulates. The one implementation: core.fiscal re-exports it.
     """
     year, month0 = divmod(day.year * 12 + day.month - 1 + months, 12)

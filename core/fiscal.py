@@ -1,4 +1,4 @@
-"""Fiscal years, semesters and calendar months (SPEC conventions, "Fiscal year").
+"""Fiscal years, semesters and calendar months (docs/rules/README.md#dates-and-days).
 
 A fiscal year runs July 1 – June 30 and is named by the year it ends: FY2027 = 2026-07-01 …
 2027-06-30. Its semesters are S1 = Jul 1 – Dec 31 and S2 = Jan 1 – Jun 30, labelled

@@ -1,4 +1,4 @@
-"""Puerto Rico legal holidays, as data for core.daycount (SPEC conventions "Days").
+"""Puerto Rico legal holidays, as data for core.daycount (docs/rules/README.md#dates-and-days).
 
 Source: the `holidays` library, `country_holidays("US", subdiv="PR")`, public category only.
 Choices, and why:

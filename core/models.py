@@ -154,7 +154,7 @@ class Document(models.Model):
 class DocumentOwner(models.Model):
     """A party (districts.Party id) who may download the document from the owners' portal.
 
-    A plain integer, not a foreign key: core sits below districts (ARCHITECTURE.md).
+    A plain integer, not a foreign key: core sits below districts (docs/architecture.md).
     """
 
     document = models.ForeignKey(Document, on_delete=models.CASCADE, related_name="owners")
@@ -189,8 +189,8 @@ class DocumentDownloadLog(models.Model):
 
 
 # ---------------------------------------------------------------------------------------------
-# Work queue: statutory clocks (SPEC DEADLINES) and flags, each linked to the record it concerns.
-# Offices are kept as a plain id + name: core sits below districts (ARCHITECTURE.md).
+# Work queue: statutory clocks (docs/rules/deadlines.md) and flags, each linked to the record it concerns.
+# Offices are kept as a plain id + name: core sits below districts (docs/architecture.md).
 # ---------------------------------------------------------------------------------------------
 
 

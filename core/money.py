@@ -1,4 +1,4 @@
-"""Money and rounding: the one place amounts are rounded (SPEC conventions).
+"""Money and rounding: the one place amounts are rounded (docs/rules/README.md#money).
 
 Every rounding names ROUND_HALF_UP explicitly; nothing here touches floats.
 """
@@ -27,7 +27,7 @@ def to_decimal(value: object) -> Decimal:
 
 
 def round_half_up(value: Decimal, places: Decimal = CENT) -> Decimal:
-    """Round to `places` (default a cent) half-up, the SPEC's only rounding mode."""
+    """Round to `places` (default a cent) half-up, the rules' only rounding mode (docs/rules/README.md#money)."""
     return value.quantize(places, rounding=ROUND_HALF_UP)
 
 
@@ -58,7 +58,7 @@ def apportion(total: Decimal, weights: Iterable[tuple[Hashable, Decimal]]) -> di
     """Split `total` over weighted keys by the largest-remainder method on cents.
 
     Parts add up to `total` exactly; ties on the remainder go to the larger weight,
-    then to the lower key (SPEC conventions, "Apportionment").
+    then to the lower key (docs/rules/README.md#money, apportionment).
     """
     items = list(weights)
     total_cents = cents(total)
@@ -115,8 +115,8 @@ class CentApportionment:
     time and the plan needs O(1) memory however many parcels there are.
 
     Every part gets floor(total × w / W) cents; the `left` cents that remain go one each to the
-    parts ranked first by (larger remainder, larger weight, lower key) — SPEC conventions,
-    "Apportionment". The remainder depends on the weight only, so the ranking is a threshold:
+    parts ranked first by (larger remainder, larger weight, lower key) — docs/rules/README.md#money,
+    apportionment. The remainder depends on the weight only, so the ranking is a threshold:
     a part gets the extra cent when its (remainder, weight, key) ranks at or before the
     threshold's. Same result as `apportion`, without holding a million parts.
     """

@@ -1,4 +1,4 @@
-"""Typed reads from a calculation's JSON payload (contracts/compute.md), shared by every `*_io` module.
+"""Typed reads from a calculation's JSON payload (docs/compute.md), shared by every `*_io` module.
 
 Every refusal is a `ComputeInputError` naming the JSON path of the field ("parcels[2].acres",
 "liens[0].amount"), which the `compute` command and the API turn into exit 2 / HTTP 400.

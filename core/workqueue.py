@@ -1,4 +1,4 @@
-"""The work queue: statutory clocks (SPEC DEADLINES) and flags, each linked to the record it concerns.
+"""The work queue: statutory clocks (docs/rules/deadlines.md) and flags, each linked to the record it concerns.
 
 Writes only (services): keyword-only arguments, one transaction, one audit entry per change.
 Due dates are computed by the caller's app through assessments.rules.deadlines, which owns the

@@ -243,7 +243,7 @@ class Parcel(TimeStampedModel):
 
     @property
     def area_acres(self) -> Decimal:
-        """Acres rounded half-up to 4 decimals, as the engines take them (SPEC conventions)."""
+        """Acres rounded half-up to 4 decimals, as the engines take them (docs/rules/README.md#areas)."""
         return acres_from_m2(self.area_m2)
 
     def save(self, *args, **kwargs):

@@ -185,8 +185,9 @@ def statutory_vote(own: Lien, other: Lien, ctx: LienContext) -> Vote | None:
     other_wins = other_wins or other.constituted_on < law_on  # (c) liens older than the law
     if own.kind == "SID":
         return Vote(other.id if other_wins else own.id, "SID-4")
-    # TID-6 (d), SPEC Decision: covers SID charges and the bonded irrigation quotas, and any lien
-    # recorded as financing public infrastructure, but never the Lajas O&M contribution.
+    # TID-6 (d), the reading chosen in docs/rules/improvement-districts.md: covers SID charges and the
+    # bonded irrigation quotas, and any lien recorded as financing public infrastructure, but never
+    # the Lajas O&M contribution.
     infrastructure = other.kind in ("SID", "IRRIGATION") or (
         other.finances_public_infrastructure and other.kind != "LAJAS")
     return Vote(other.id if other_wins or infrastructure else own.id, "TID-6")
@@ -344,7 +345,7 @@ def distribute(liens: Sequence[Lien], ranks: Sequence[Sequence[str]], proceeds: 
 def secured_amount(constituted: Decimal, open_principal: Decimal | None) -> Decimal:
     """LIEN-4: what a lien secures on a date (pure).
 
-    A lien guarantees the charge it was constituted for and nothing else (SID-4, statute 003:
+    A lien guarantees the charge it was constituted for and nothing else (SID-4, the special improvement districts law:
     "sólo garantizará el pago de los cargos por beneficios"; the same reading for the IRR-10,
     LAJ-6, TID-6 and franchise liens that secure a quota): it secures the charge's principal
     still open on that date — never the surcharge, never more than the amount constituted,

@@ -1,4 +1,4 @@
-"""`lien-ranking` calculation (contracts/compute.md) over liens.rules (LIEN-2, LIEN-3, IRR-11).
+"""`lien-ranking` calculation (docs/compute.md) over liens.rules (LIEN-2, LIEN-3, IRR-11).
 
 Input: `law_effective_on: {SID, TID}` (optional: the `lien_laws` parameters otherwise),
 `liens[]`, optional `rulings[]`, optional `proceeds`, optional `as_of` (parameter date).
@@ -167,7 +167,7 @@ def mortgage_json(lien_id: str, failed) -> dict:
 
 
 def ranking_json(ranking, distribution, mortgages: list[dict], ctx: LienContext, labels: list[str]) -> dict:
-    """The `lien-ranking` output shape (contracts/compute.md); the parcel page's export uses it too."""
+    """The `lien-ranking` output shape (docs/compute.md); the parcel page's export uses it too."""
     conflicts = [{"a": c.a, "b": c.b, "rules": list(c.rules)} for c in ranking.conflicts]
     conflicts += [{"cycle": list(cycle)} for cycle in ranking.cycles]
     return {

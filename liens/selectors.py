@@ -340,7 +340,7 @@ def parcel_ranking(parcel: Parcel, on: date | None = None) -> ParcelRanking:
 
 
 def ranking_contract(pr: ParcelRanking, proceeds: Decimal | None = None) -> dict:
-    """The ranking in the `lien-ranking` calculation's output shape (contracts/compute.md)."""
+    """The ranking in the `lien-ranking` calculation's output shape (docs/compute.md)."""
     ranking = pr.ranking
     distribution = None
     if ranking.ranks is not None and proceeds is not None:

@@ -15,7 +15,7 @@ class ComputeView(APIView):
     permission_classes = [HasAction]
 
     @extend_schema(
-        summary="Run a rule engine (contracts/compute.md)",
+        summary="Run a rule engine (docs/compute.md)",
         parameters=[OpenApiParameter("calculation", str, OpenApiParameter.PATH, enum=list(CALCULATIONS))],
         request={"application/json": {"type": "object"}},
         responses={200: {"type": "object"}, 400: {"type": "object"}},

@@ -52,7 +52,8 @@ from districts.models import District, Office, Parcel, Party
 SID_FUND = ("sid-fondo-especial", "Fondo de Distritos Especiales de Mejoramiento", "SID", True,
             "Ley de Distritos Especiales de Mejoramiento: SID-3 (fondo especial), SID-4 (gravamen legal tácito)")
 # TID-6 (d) names SID charges as financing public infrastructure; a TID charge itself is not
-# recorded as such (the Decision in SPEC TID-6), so its lien does not claim (d) over others.
+# recorded as such (the reading chosen for TID-6, docs/rules/improvement-districts.md), so its
+# lien does not claim (d) over others.
 TID_FUND_CITATION = ("Ley de Distritos de Mejoramiento Turístico: TID-5 (cuenta especial de la asociación), "
                      "TID-6 (gravamen legal tácito)")
 CRIM_OFFICE = "Centro de Recaudación de Ingresos Municipales (CRIM)"

@@ -127,8 +127,9 @@ def adjustment_request(*, kind: str, account: Account, amount, reason: str, acto
 
 
 def credit_refund_request(*, account: Account, amount, reason: str, actor, payee=None) -> Adjustment:
-    """SPEC: a credit is refunded on request — the request waits for an approver. It names its payee
-    (whose credit it is) and is refused at once when it exceeds that payer's credit."""
+    """docs/rules/README.md#payments: a credit is refunded on request — the request waits for an
+    approver. It names its payee (whose credit it is) and is refused at once when it exceeds that
+    payer's credit."""
     return adjustment_request(kind=Kind.REFUND, account=account, amount=amount, reason=reason, actor=actor,
                               payee=payee)
 

@@ -1,4 +1,4 @@
-"""SPEC "Payments": oldest amount due first; within an installment its surcharge first, then the
+"""docs/rules/README.md#payments: oldest amount due first; within an installment its surcharge first, then the
 installment. Surcharge accrued to the payment day is POSTED here (never stored ahead of time)."""
 from __future__ import annotations
 

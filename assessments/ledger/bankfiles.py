@@ -3,7 +3,7 @@
 A file is imported once (sha256 of its content). A line is DUPLICATE when the same (reference,
 amount, date, bank line id) was already posted from any file; lines without a bank id count
 their occurrences within the file instead. Matched lines become TRANSFER payments on the
-account of the receivable whose payment reference they carry (applied oldest due first, SPEC).
+account of the receivable whose payment reference they carry (applied oldest due first, docs/rules/README.md#payments).
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Payments and returned payments (SPEC "Payments")."""
+"""Payments and returned payments (docs/rules/README.md#payments)."""
 from __future__ import annotations
 
 from datetime import date

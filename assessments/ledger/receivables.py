@@ -172,11 +172,12 @@ def receivable_create(*, account: Account, fund: Fund, office, kind: str, source
 
 
 def credit_apply(*, account: Account, on: date, actor, params=None, consent_of: Iterable = ()) -> Decimal:
-    """SPEC: an overpayment is a credit applied to the next charge — but a credit belongs to whoever
-    paid (issue #16): on a parcel's account each payer's credit pays the open installments, oldest
-    first, only while credit_rules.credit_may_apply allows it (the payer is still an owner of record
-    on `on`, or no owner changed since the credit arose), or when the payer consents (`consent_of`:
-    party ids or payer names). Caller holds the account lock. Returns the amount applied."""
+    """docs/rules/README.md#payments: an overpayment is a credit applied to the next charge — but a
+    credit belongs to whoever paid (issue #16): on a parcel's account each payer's credit pays the
+    open installments, oldest first, only while credit_rules.credit_may_apply allows it (the payer
+    is still an owner of record on `on`, or no owner changed since the credit arose), or when the
+    payer consents (`consent_of`: party ids or payer names). Caller holds the account lock. Returns
+    the amount applied."""
     if credit_pool(account) <= 0:
         return ZERO
     consent = {c.pk if hasattr(c, "pk") else c for c in consent_of}

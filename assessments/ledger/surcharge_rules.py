@@ -114,7 +114,7 @@ def largest_portion(terms: SurchargeTerms, available: Decimal, open_principal: D
                     paid_on: date) -> tuple[Decimal, Decimal]:
     """(principal, surcharge): the most principal `available` pays together with its own surcharge.
 
-    SPEC "Payments": within an installment the surcharge is paid first, then the installment;
+    docs/rules/README.md#payments: within an installment the surcharge is paid first, then the installment;
     with LAJ-7's portions each portion paid carries the surcharge accrued on it to that day. So
     a payment that cannot cover everything pays the largest x ≤ open principal with
     x + surcharge(x) ≤ available (surcharge(x) is non-decreasing in x: binary search on cents).

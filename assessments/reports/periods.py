@@ -1,4 +1,4 @@
-"""Period buckets for reports: calendar month, fiscal quarter, fiscal year (SPEC conventions).
+"""Period buckets for reports: calendar month, fiscal quarter, fiscal year (docs/rules/README.md#dates-and-days).
 
 Functions over `date` (month names come from Django's translated abbreviations: "ene", "ago" in
 Spanish). A fiscal quarter is a quarter of the fiscal year (T1 = Jul–Sep), so a

@@ -12,4 +12,4 @@ class RollsConfig(AppConfig):
     def ready(self) -> None:
         from assessments.rolls import hooks
 
-        hooks.connect()   # a late water record re-evaluates IRR-8 (SPEC IRR-8, last paragraph)
+        hooks.connect()   # a late water record re-evaluates IRR-8 (IRR-8, last paragraph, docs/rules/irr.md)

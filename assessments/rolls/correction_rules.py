@@ -1,7 +1,7 @@
 """Pure arithmetic of roll corrections and supplements (no ORM): IRR-8 re-evaluation, mid-year
 inclusion, segregation. Decimal only, ROUND_HALF_UP through core.money.
 
-A finalized roll is never edited (SPEC "roll"; IRR-8 last paragraph): these functions compute the
+A finalized roll is never edited (docs/rules/README.md#money; IRR-8 last paragraph): these functions compute the
 *difference* a new entry must carry; the services post it.
 """
 from __future__ import annotations
@@ -96,5 +96,5 @@ def prorated_share(*, total: Decimal, district_acres: Decimal, acres: Decimal, m
 
 def split_parts(amount: Decimal, weights: Iterable[tuple[str, Decimal]]) -> dict[str, Decimal]:
     """A parent's open amount over its children by area: largest remainder on cents, parts add to the whole
-    (SPEC conventions "Apportionment": ties to the larger weight, then the lower identifier)."""
+    (docs/rules/README.md#money, apportionment: ties to the larger weight, then the lower identifier)."""
     return apportion(amount, list(weights))

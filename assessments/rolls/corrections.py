@@ -273,7 +273,8 @@ def _credit_decrease(roll, line, account, correction, decreases, before, on, act
                 left -= take
             if left == 0:
                 break
-        if left > 0:   # already paid: the overpayment is a credit on the parcel's account (SPEC "Payments")
+        # already paid: the overpayment is a credit on the parcel's account (docs/rules/README.md#payments)
+        if left > 0:
             entries.append(LedgerEntry(account=account, kind=LedgerEntry.Kind.ADJUSTMENT, component=CREDIT,
                                        amount=-left, effective_date=on, actor=user, rule="IRR-8", memo=memo))
     created = post(entries)

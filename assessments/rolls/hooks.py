@@ -1,4 +1,4 @@
-"""Late water records re-evaluate IRR-8 on certified and finalized rolls (SPEC IRR-8, last paragraph).
+"""Late water records re-evaluate IRR-8 on certified and finalized rolls (IRR-8, last paragraph, docs/rules/irr.md).
 
 ARCHITECTURE says "no signals for business flow"; this one is the exception the roll corrections
 need, because water records are written by the register (districts), an app below this one that

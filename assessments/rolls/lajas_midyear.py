@@ -1,6 +1,6 @@
-"""Lajas Valley: a parcel included in the district during the fiscal year (statute 001, LAJ-1 … LAJ-6).
+"""Lajas Valley: a parcel included in the district during the fiscal year (the Lajas Valley law, LAJ-1 … LAJ-6).
 
-Reading. Statute 001 has no mid-year proration. The contribution is a yearly figure fixed before
+Reading. The Lajas Valley law has no mid-year proration. The contribution is a yearly figure fixed before
 July 1 (LAJ-6: "the roll is finished no later than July 1"), apportioned over "every acre
 permanently included in the district" (LAJ-2) at rates the roll publishes (LAJ-3); a parcel is
 charged "from the July 1 following the day it completes twelve months of receiving or being
@@ -41,9 +41,10 @@ class LajasInclusion:
             "contribution_from_fy": self.contribution_from_fy,
             "liable_from": self.liable_from.isoformat() if self.liable_from else None,
             "water_sales_until_liable": self.water_sales_until_liable, "permanent": self.permanent,
-            "reading": "Estatuto 001 no prorratea la contribución: el padrón del año está cerrado (LAJ-2, LAJ-3, "
-                       "LAJ-6); la parcela entra en el próximo padrón y paga la contribución desde el 1 de julio "
-                       "siguiente a doce meses de agua (LAJ-5); mientras tanto compra el agua que use (LAJ-5).",
+            "reading": "La Ley del Sistema de Riego del Valle de Lajas no prorratea la contribución: el padrón "
+                       "del año está cerrado (LAJ-2, LAJ-3, LAJ-6); la parcela entra en el próximo padrón y paga "
+                       "la contribución desde el 1 de julio siguiente a doce meses de agua (LAJ-5); mientras "
+                       "tanto compra el agua que use (LAJ-5).",
         }
 
 

@@ -1,4 +1,4 @@
-"""`deadline` calculation (contracts/compute.md): JSON in, JSON out, over rules.deadlines.
+"""`deadline` calculation (docs/compute.md): JSON in, JSON out, over rules.deadlines.
 
 Input: `clock`, `start`, optional `holidays[]` (when given, exactly these are the holidays;
 otherwise Puerto Rico's legal holidays), optional `parameters` (what-if).

@@ -1,4 +1,4 @@
-"""`franchise-tariff` calculation (contracts/compute.md) over rules.franchise (FRA-1 to FRA-3)."""
+"""`franchise-tariff` calculation (docs/compute.md) over rules.franchise (FRA-1 to FRA-3)."""
 from __future__ import annotations
 
 from decimal import Decimal

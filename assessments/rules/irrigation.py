@@ -1,4 +1,4 @@
-"""Bonded irrigation districts: the yearly roll, rules IRR-1 … IRR-9 of SPEC.md (statute 000).
+"""Bonded irrigation districts: the yearly roll, rules IRR-1 … IRR-12 (docs/rules/irr.md).
 
 Streaming, for rolls of a million parcels fed from a database cursor:
 
@@ -40,7 +40,7 @@ FREE, STUB, ANNUAL = "free", "stub", "annual"
 SHARE, SCHEDULE = "share", "schedule"
 FREE_PERIOD, WATER_BELOW_MINIMUM = "FREE_PERIOD", "WATER_BELOW_MINIMUM"
 
-ACRE_SCALE = 10_000     # acres are carried as integer ten-thousandths (4 decimals, SPEC "Area")
+ACRE_SCALE = 10_000     # acres are carried as integer ten-thousandths (4 decimals, docs/rules/README.md#areas)
 RATE_SCALE = 10_000     # schedule rates as integer ten-thousandths of a dollar per acre-year
 # rate_units × acre_units is in cents × 10⁶; a share in cents is brought to the same scale by:
 BOUND_SCALE = RATE_SCALE * ACRE_SCALE // 100
@@ -48,27 +48,29 @@ BOUND_SCALE = RATE_SCALE * ACRE_SCALE // 100
 # annual semester = min(...) / (2 × BOUND_SCALE); stub = min(...) × days / (BOUND_SCALE × 365).
 DENOMINATOR = 2 * BOUND_SCALE * 365
 
-# Where each rule comes from (statute 000, paragraphs counted in the text as shipped).
+# Where each rule comes from (the bonded-irrigation law, paragraphs counted in the text as shipped).
 CITATIONS = {
-    "IRR-1": "Statute 000 ¶2: debt service + O&M certified by DTOP ± deficit/surplus − hydro and other income, "
-             "plus 'cinco (5) por ciento del total como margen de seguridad'.",
-    "IRR-2": "Statute 000 ¶2: hydroelectric income deducted 'hasta el tiempo en que la deuda total representada por "
-             "bonos … se hubiere pagado'; DTOP may first retain 'una suma que no exceda del veinticinco por ciento "
-             "(25%)'.",
-    "IRR-3": "Statute 000 ¶2: bond amounts that cannot be paid from a year's assessment 'no se considerará como un "
-             "déficit en ningún año subsiguiente'.",
-    "IRR-4": "Statute 000 ¶3: 'Ningún predio … pagará cuota alguna hasta que hubiere recibido o se le hubiere ofrecido "
-             "agua … por un período de doce (12) meses'.",
-    "IRR-5": "Statute 000 ¶4: 'en la proporción que el área de dicho predio tuviere con el número total de acres "
-             "comprendido en el predicho distrito'.",
-    "IRR-6": "Statute 000 ¶5: $6 … $15 per acre and year by the year after the free period, and ¶4: 'la cantidad "
-             "máxima imponible' (SPEC IRR-6 Decision: the schedule caps the share); stub due 'el día primero del mes "
-             "subsiguiente' (¶3).",
-    "IRR-7": "Statute 000 ¶5: 'la Legislatura proveerá anualmente las cantidades que fueren necesarias'.",
-    "IRR-8": "Statute 000 ¶5–¶6: no quota is paid unless the Irrigation Service's records show at least two (2) "
-             "acre-feet per acre in the semesters required, until DTOP certifies every fundamental part built.",
-    "IRR-9": "Statute 000 ¶5: the roll is finished by July 1; quotas fall due 'en la forma y fechas' of real-property "
-             "taxes; semester amounts due Jul 1 and Jan 1.",
+    "IRR-1": "Ley de Riego Público, párrafo 2: debt service + O&M certified by DTOP ± deficit/surplus − hydro and "
+             "other income, plus 'cinco (5) por ciento del total como margen de seguridad'.",
+    "IRR-2": "Ley de Riego Público, párrafo 2: hydroelectric income deducted 'hasta el tiempo en que la deuda total "
+             "representada por bonos … se hubiere pagado'; DTOP may first retain 'una suma que no exceda del "
+             "veinticinco por ciento (25%)'.",
+    "IRR-3": "Ley de Riego Público, párrafo 2: bond amounts that cannot be paid from a year's assessment 'no se "
+             "considerará como un déficit en ningún año subsiguiente'.",
+    "IRR-4": "Ley de Riego Público, párrafo 3: 'Ningún predio … pagará cuota alguna hasta que hubiere recibido o se "
+             "le hubiere ofrecido agua … por un período de doce (12) meses'.",
+    "IRR-5": "Ley de Riego Público, párrafo 4: 'en la proporción que el área de dicho predio tuviere con el número "
+             "total de acres comprendido en el predicho distrito'.",
+    "IRR-6": "Ley de Riego Público, párrafo 5: $6 … $15 per acre and year by the year after the free period, and ¶4: "
+             "'la cantidad máxima imponible' (reading chosen: the schedule caps the share); stub due 'el día primero "
+             "del mes subsiguiente' (¶3).",
+    "IRR-7": "Ley de Riego Público, párrafo 5: 'la Legislatura proveerá anualmente las cantidades que fueren "
+             "necesarias'.",
+    "IRR-8": "Ley de Riego Público, párrafos 5 a 6: no quota is paid unless the Irrigation Service's records show at "
+             "least two (2) acre-feet per acre in the semesters required, until DTOP certifies every fundamental part "
+             "built.",
+    "IRR-9": "Ley de Riego Público, párrafo 5: the roll is finished by July 1; quotas fall due 'en la forma y fechas' "
+             "of real-property taxes; semester amounts due Jul 1 and Jan 1.",
 }
 
 
@@ -195,7 +197,7 @@ def _rate_units(rate: Decimal, where: str) -> int:
 
 
 def acre_units(acres: Decimal) -> int:
-    """Acres as integer ten-thousandths; refuses more than 4 decimals (SPEC "Area")."""
+    """Acres as integer ten-thousandths; refuses more than 4 decimals (docs/rules/README.md#areas)."""
     scaled = acres * ACRE_SCALE
     units = int(scaled)
     if units != scaled:
@@ -311,7 +313,7 @@ class IrrigationPlan:
         """IRR-8 semesters to check for a charge due on `due`: ((a) labels, (b) labels). Cached per date.
 
         (a) water for more than a whole FY before D: S1 and S2 of FY(D) − 1; when D is a July 1 the
-            first-semester condition counts as met (statute 000 ¶6), so only S2.
+            first-semester condition counts as met (the bonded-irrigation law ¶6), so only S2.
         (b) otherwise: the last semester that ended more than one month before D.
         """
         found = self._water_labels.get(due)

@@ -1,4 +1,4 @@
-"""`irrigation-roll` calculation (contracts/compute.md): JSON payload → IRR engine → JSON.
+"""`irrigation-roll` calculation (docs/compute.md): JSON payload → IRR engine → JSON.
 
 Also holds the parcel readers the Lajas calculations share (`parcel_id`, `parameter_source`); the typed
 field readers are core.payload's: every refusal is a ComputeInputError naming the JSON path of the field.
@@ -151,7 +151,7 @@ def charge_json(charge: ParcelCharge, explain: bool) -> dict:
 
 
 def compute(payload: dict, params: ParameterSource) -> dict:
-    """IRR-1 … IRR-9 over the payload (contracts/compute.md, `irrigation-roll`)."""
+    """IRR-1 … IRR-9 over the payload (docs/compute.md, `irrigation-roll`)."""
     explain = wants_explain(payload)
     source = parameter_source(payload, params, IRR_FAMILIES)
     figures = read_figures(payload)

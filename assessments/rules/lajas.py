@@ -1,4 +1,4 @@
-"""Lajas Valley irrigation district, O&M contribution: rules LAJ-1 … LAJ-7 of SPEC.md (statute 001).
+"""Lajas Valley irrigation district, O&M contribution: rules LAJ-1 … LAJ-7 (docs/rules/lajas.md).
 
 Streaming like the IRR engine (see assessments.rules.irrigation):
 
@@ -32,23 +32,24 @@ ACRE_SCALE = 10_000         # acres as integer ten-thousandths (4 decimals)
 RATE_PLACES = Decimal("0.0001")
 _EXACT = Context(prec=60)   # for the few roll-level divisions, so nothing rounds before the final half-up
 
-# Where each rule comes from (statute 001, paragraphs counted in the text as shipped).
+# Where each rule comes from (the Lajas Valley law, paragraphs counted in the text as shipped).
 CITATIONS = {
-    "LAJ-1": "Statute 001 ¶1–¶6: O&M estimate (1) + reserve up to 2 % (2) + water-right credits (3) ± deficit/surplus "
-             "of the 'Fondo de Explotación' − miscellaneous income, plus 'el dos por ciento (2%) … como margen de "
-             "seguridad'.",
-    "LAJ-2": "Statute 001 ¶8: gravity acres plus 'el 50% de área total en acres' of land watered by the owners' pumps; "
-             "¶7: Commonwealth land pays like any other.",
-    "LAJ-3": "Statute 001 ¶9: the total divided by those acres is the gravity rate per acre; 50 % of it the pumped "
-             "rate.",
-    "LAJ-4": "Statute 001 ¶10 and ¶12: the credit is the percentage the Authority fixed for a ceded water right, "
-             "deducted on the roll and shown on the receipt.",
-    "LAJ-5": "Statute 001 ¶11 and ¶13: charged from 'el primero de julio siguiente' to twelve months of water "
-             "received or offered; before that, water is paid by use.",
-    "LAJ-6": "Statute 001 ¶14: roll finished by July 1; 'pagaderas semestralmente por adelantado los días 1ro de "
-             "julio y 1ro de enero'.",
-    "LAJ-7": "Statute 001 ¶14: delinquent 'si no se satisfacen dentro de los sesenta (60) días'; 'medio (½) por "
-             "ciento … por cada mes o fracción de mes'; 'No será necesario solicitar el pago'.",
+    "LAJ-1": "Ley del Sistema de Riego del Valle de Lajas, párrafos 1 a 6: O&M estimate (1) + reserve up to 2 % (2) + "
+             "water-right credits (3) ± deficit/surplus of the 'Fondo de Explotación' − miscellaneous income, plus "
+             "'el dos por ciento (2%) … como margen de seguridad'.",
+    "LAJ-2": "Ley del Sistema de Riego del Valle de Lajas, párrafo 8: gravity acres plus 'el 50% de área total en "
+             "acres' of land watered by the owners' pumps; ¶7: Commonwealth land pays like any other.",
+    "LAJ-3": "Ley del Sistema de Riego del Valle de Lajas, párrafo 9: the total divided by those acres is the gravity "
+             "rate per acre; 50 % of it the pumped rate.",
+    "LAJ-4": "Ley del Sistema de Riego del Valle de Lajas, párrafos 10 y 12: the credit is the percentage the "
+             "Authority fixed for a ceded water right, deducted on the roll and shown on the receipt.",
+    "LAJ-5": "Ley del Sistema de Riego del Valle de Lajas, párrafos 11 y 13: charged from 'el primero de julio "
+             "siguiente' to twelve months of water received or offered; before that, water is paid by use.",
+    "LAJ-6": "Ley del Sistema de Riego del Valle de Lajas, párrafo 14: roll finished by July 1; 'pagaderas "
+             "semestralmente por adelantado los días 1ro de julio y 1ro de enero'.",
+    "LAJ-7": "Ley del Sistema de Riego del Valle de Lajas, párrafo 14: delinquent 'si no se satisfacen dentro de los "
+             "sesenta (60) días'; 'medio (½) por ciento … por cada mes o fracción de mes'; 'No será necesario "
+             "solicitar el pago'.",
 }
 
 
@@ -175,7 +176,7 @@ def assess(figures: LajasFigures, rules: LajasRules) -> Assessment:
     """LAJ-1: base = O&M + reserve + water-right credits ± deficit/surplus − misc income; margin 2 %.
 
     A negative base (not foreseen by the statute) assesses 0 and is reported as surplus carried,
-    the reading SPEC takes for IRR-1.
+    the reading chosen for IRR-1 (docs/rules/irr.md).
     """
     check_figures(figures, rules)
     base = base_without_credits(figures) + figures.water_right_credits

@@ -1,4 +1,4 @@
-"""`lajas-roll` and `lajas-surcharge` calculations (contracts/compute.md): JSON → LAJ engine → JSON."""
+"""`lajas-roll` and `lajas-surcharge` calculations (docs/compute.md): JSON → LAJ engine → JSON."""
 from __future__ import annotations
 
 from decimal import Decimal
@@ -80,7 +80,7 @@ def contribution_json(row: ParcelContribution, explain: bool) -> dict:
 
 
 def compute_roll(payload: dict, params: ParameterSource) -> dict:
-    """LAJ-1 … LAJ-6 over the payload (contracts/compute.md, `lajas-roll`)."""
+    """LAJ-1 … LAJ-6 over the payload (docs/compute.md, `lajas-roll`)."""
     explain = wants_explain(payload)
     source = parameter_source(payload, params, LAJ_FAMILIES)
     figures = read_figures(payload)
@@ -122,7 +122,7 @@ def compute_roll(payload: dict, params: ParameterSource) -> dict:
 
 
 def compute_surcharge(payload: dict, params: ParameterSource) -> dict:
-    """LAJ-7 over the payload (contracts/compute.md, `lajas-surcharge`)."""
+    """LAJ-7 over the payload (docs/compute.md, `lajas-surcharge`)."""
     r = PayloadReader(payload)
     source = parameter_source(payload, params, LAJ_FAMILIES)
     installment = r.money("installment")

@@ -2,7 +2,7 @@
 association's 5 % cap on administrative expenses).
 
 Percentages of collections are applied to a batch's or period's total and rounded half-up
-once, never per payment (SPEC conventions).
+once, never per payment (docs/rules/README.md#money).
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`sid-remittance` calculation (contracts/compute.md) over rules.sid (SID-3)."""
+"""`sid-remittance` calculation (docs/compute.md) over rules.sid (SID-3)."""
 from __future__ import annotations
 
 from decimal import Decimal

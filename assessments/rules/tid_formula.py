@@ -34,7 +34,7 @@ from decimal import Decimal, localcontext
 from core.areas import acres_from_m2, cuerdas_from_m2
 from core.money import ZERO, round_half_up
 
-# SPEC conventions, "Area": exact definitions, never a rounded factor.
+# docs/rules/README.md#areas: exact definitions, never a rounded factor.
 
 NUMBER = "number"
 STRING = "string"

@@ -1,4 +1,4 @@
-"""`tid-charges` calculation (contracts/compute.md) over rules.tid_formula (TID-2).
+"""`tid-charges` calculation (docs/compute.md) over rules.tid_formula (TID-2).
 
 A bad formula, or one a parcel cannot be charged by (division by zero, negative charge), is
 invalid input naming `field: "formula"` with its `position` and `reason`.

@@ -1,4 +1,4 @@
-"""Core's own dashboard items: the work-queue clocks (SPEC DEADLINES) and the open flags no app
+"""Core's own dashboard items: the work-queue clocks (docs/rules/deadlines.md) and the open flags no app
 gave a richer item for."""
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The dashboard's unit of work and the date windows it is sorted into. Pure: no ORM.
 
-An item is anything staff must act on: a statutory clock (SPEC DEADLINES), a roll to certify
+An item is anything staff must act on: a statutory clock (docs/rules/deadlines.md), a roll to certify
 before July 1 (IRR-9, LAJ-6), delinquent amounts, a flagged franchise, a lien conflict waiting
 for a ruling. Its `key` is stable across days so assignments, calendar UIDs and digests can name it.
 """
@@ -27,7 +27,7 @@ class Item:
     kind: str                     # slug used by the calendar filter: "clock", "roll", "delinquent", …
     kind_label: str
     title: str
-    rule: str = ""                # SPEC rule ID the item applies (SID-3, IRR-9, LIEN-2, …)
+    rule: str = ""                # rule ID (docs/rules/) the item applies (SID-3, IRR-9, LIEN-2, …)
     detail: str = ""
     due_date: date | None = None
     url: str = ""

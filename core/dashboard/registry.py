@@ -8,7 +8,7 @@ An app contributes with a `dashboard.py` module (found by `autodiscover`, like a
     def rolls_waiting(ctx):            # ctx: Context(today, until)
         yield Item(...)
 
-Core sits below the apps (ARCHITECTURE.md): the apps import this registry, never the reverse.
+Core sits below the apps (docs/architecture.md): the apps import this registry, never the reverse.
 Apps also tell core which district a record belongs to (`register_district_lookup`), so the
 work-queue clocks core lists can be filtered by district, and which offices a user works at
 (`register_user_offices`), so an office's unassigned items go to its own staff.

@@ -29,7 +29,7 @@ class Waiting:
     label: str
     count: int
     url: str = ""
-    rule: str = ""    # SPEC rule the work applies, when there is one
+    rule: str = ""    # rule (docs/rules/) the work applies, when there is one
     order: int = 50
 
 

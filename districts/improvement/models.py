@@ -1,4 +1,4 @@
-"""Improvement districts (statutes 003 and 004): SID resolutions, collections and refunds; TID
+"""Improvement districts (docs/rules/improvement-districts.md): SID resolutions, collections and refunds; TID
 petitions, findings, ordinances, associations and their accounts.
 
 The models live in the `districts` app (districts/models.py imports them). Charges are NOT
@@ -42,7 +42,7 @@ def _month_days_errors(values) -> str | None:
     return None
 
 
-# === SID — special improvement districts (statute 003) ========================================
+# === SID — special improvement districts law ===================================================
 
 class SidResolution(TimeStampedModel):
     """SID-1: the Authority's resolution fixing each property's annual benefit charge and the term."""
@@ -252,7 +252,7 @@ class SidRefundLine(models.Model):
         return f"{self.parcel} {self.party}: {self.paid}"
 
 
-# === TID — tourism improvement districts (statute 004) ========================================
+# === TID — tourism improvement districts law ===================================================
 
 class TidPetition(TimeStampedModel):
     """TID-1: the mayor's petition to the Municipal Legislature."""

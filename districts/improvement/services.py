@@ -1,11 +1,12 @@
 """Every write of the improvement districts' life cycles: validate, save and audit in one transaction.
 
-SID (statute 003): resolutions and their charges (SID-1), CRIM's receipt and the yearly notices
-(SID-2), collection batches with CRIM's retention and the 90-day remittance (SID-3), and the
-refund when the project is not carried out (SID-5).
-TID (statute 004): the mayor's petition and the Legislature's findings and ordinance (TID-1,
-TID-2), the mayor's decision and the publication (TID-1), the collector and association (TID-3,
-TID-4), and the association's account with its 5 % administrative cap and yearly audits (TID-5).
+SID (the special improvement districts law): resolutions and their charges (SID-1), CRIM's receipt
+and the yearly notices (SID-2), collection batches with CRIM's retention and the 90-day remittance
+(SID-3), and the refund when the project is not carried out (SID-5).
+TID (the tourism improvement districts law): the mayor's petition and the Legislature's findings
+and ordinance (TID-1, TID-2), the mayor's decision and the publication (TID-1), the collector and
+association (TID-3, TID-4), and the association's account with its 5 % administrative cap and
+yearly audits (TID-5).
 
 Statutory due dates are computed with the DEADLINES engine, stored on these records, and opened as
 clocks in core's work queue against the record they concern; doing the act meets the clock.
@@ -247,7 +248,7 @@ def sid_notice_mailed(*, actor, notice_round: SidNoticeRound, mailed_on: date) -
 
 def sid_batch_figures(received_on: date, collected: Decimal) -> tuple[Decimal, str, Remittance]:
     """SID-3 figures of a batch's total (the one place they are computed): the retention in force on
-    the day of receipt, rounded once on the batch (SPEC: per batch, never per payment).
+    the day of receipt, rounded once on the batch (docs/rules/README.md#money: per batch, never per payment).
     Returns (retention pct, parameters label, assessments.rules.sid.Remittance)."""
     pct, label = sid_retention_pct(received_on)
     return pct, label, remittance(collected, pct)

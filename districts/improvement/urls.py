@@ -7,7 +7,7 @@ app_name = "improvement"
 
 urlpatterns = [
     path("", views.HomeView.as_view(), name="home"),
-    # SID — special improvement districts (statute 003)
+    # SID — the special improvement districts law (docs/rules/improvement-districts.md)
     path("sid/nueva/", views.SidResolutionFormView.as_view(), name="sid_create"),
     path("sid/remesas/", views.SidReportView.as_view(), name="sid_report"),
     path("sid/<int:pk>/", views.SidResolutionView.as_view(), name="sid_detail"),
@@ -20,7 +20,7 @@ urlpatterns = [
     path("sid/<int:pk>/no-realizado/", views.SidNotCarriedOutView.as_view(), name="sid_not_carried_out"),
     path("sid/<int:pk>/devolucion/", views.SidRefundView.as_view(), name="sid_refund"),
     path("sid/<int:pk>/recobro-crim/", views.SidCrimRecoveredView.as_view(), name="sid_crim_recovered"),
-    # TID — tourism improvement districts (statute 004)
+    # TID — the tourism improvement districts law (docs/rules/improvement-districts.md)
     path("tid/nueva/", views.TidPetitionCreateView.as_view(), name="tid_create"),
     path("tid/<int:pk>/", views.TidPetitionView.as_view(), name="tid_detail"),
     path("tid/<int:pk>/factores/", views.TidFindingView.as_view(), name="tid_finding"),

@@ -5,7 +5,7 @@ GET  /api/v1/parcels/{id}/liens/           staff (auditors included); ?on=YYYY-M
      the distribution pays `outstanding`
 POST /api/v1/parcels/{id}/liens/rulings/   legal reviewers only; 400 with the fields at fault
 
-Lien ids are the liens' primary keys as strings, as ids are in contracts/compute.md.
+Lien ids are the liens' primary keys as strings, as ids are in docs/compute.md.
 """
 from __future__ import annotations
 
@@ -93,7 +93,7 @@ class ParcelLiensApi(APIView):
                 raise serializers.ValidationError("No puede ser una fecha futura.")
             return value
 
-    @extend_schema(summary="Lien ranking of a parcel (contracts/compute.md `lien-ranking` shape) plus its liens",
+    @extend_schema(summary="Lien ranking of a parcel (docs/compute.md `lien-ranking` shape) plus its liens",
                    parameters=[OpenApiParameter("on", str, description="YYYY-MM-DD: liens in force on that date"),
                                OpenApiParameter("proceeds", str, description="sale proceeds to distribute")],
                    responses={200: {"type": "object"}, 400: {"type": "object"}})

@@ -1,4 +1,4 @@
-"""The layering of ARCHITECTURE.md for the pieces moved to core (compute errors, parameters, payload readers)."""
+"""The layering of docs/architecture.md for the pieces moved to core (compute errors, parameters, payload readers)."""
 from __future__ import annotations
 
 import ast

@@ -1,4 +1,4 @@
-"""core.workqueue: statutory clocks (SPEC DEADLINES) and flags, the daily task, the staff pages."""
+"""core.workqueue: statutory clocks (docs/rules/deadlines.md) and flags, the daily task, the staff pages."""
 from datetime import date, timedelta
 
 import pytest

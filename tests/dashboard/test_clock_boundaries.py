@@ -1,6 +1,6 @@
 """Issue #10 "done when": each kind of deadline moved across its boundaries on the dashboard.
 
-For every DEADLINES clock (SPEC: SID-2, SID-3, TID-1-*, TID-4, FRA-5, FRA-7, FRA-8, FRA-10,
+For every DEADLINES clock (docs/rules/deadlines.md: SID-2, SID-3, TID-1-*, TID-4, FRA-5, FRA-7, FRA-8, FRA-10,
 FRA-11, LAJ-7) and the fixed July 1 date of rolls (IRR-9, LAJ-6), with `today=` moved day by day:
 open and not yet on the board → within 30 days → this week → due today → overdue (missed), and
 met in time or late leaves the board.

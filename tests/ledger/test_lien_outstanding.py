@@ -1,10 +1,11 @@
 """LIEN-4: a lien secures only what is still owed on the charge it was constituted for.
 
-Statute 003 (SID-4) says of the benefit-charge lien that it "sólo garantizará el pago de los cargos
-por beneficios"; the same holds for the IRR/LAJ/TID/FRA liens that secure a quota. So each lien
-shows the amount it was constituted for and what it secures on a date, derived from the ledger as
-of that date; at zero it is released (a dated, audited event) and a reversal revives it. The sale
-distribution, the certificate, IRR-12, the aging page and the ranking use the outstanding amount.
+The special improvement districts law (SID-4) says of the benefit-charge lien that it "sólo
+garantizará el pago de los cargos por beneficios"; the same holds for the IRR/LAJ/TID/FRA liens that
+secure a quota. So each lien shows the amount it was constituted for and what it secures on a date,
+derived from the ledger as of that date; at zero it is released (a dated, audited event) and a
+reversal revives it. The sale distribution, the certificate, IRR-12, the aging page and the ranking
+use the outstanding amount.
 """
 from __future__ import annotations
 

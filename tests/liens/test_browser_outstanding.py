@@ -1,5 +1,6 @@
 """In a real browser: the half-paid demo lien (seed_liens) shows what it was constituted for and what
-it secures today — SID-4, statute 003: "sólo garantizará el pago de los cargos por beneficios"."""
+it secures today — SID-4, the special improvement districts law: "sólo garantizará el pago de los
+cargos por beneficios"."""
 import os
 import re
 from io import StringIO

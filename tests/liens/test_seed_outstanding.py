@@ -1,5 +1,5 @@
-"""seed_liens' half-paid charge: its lien secures only the half still owed (LIEN-4; SID-4, statute 003:
-"sólo garantizará el pago de los cargos por beneficios")."""
+"""seed_liens' half-paid charge: its lien secures only the half still owed (LIEN-4; SID-4, the
+special improvement districts law: "sólo garantizará el pago de los cargos por beneficios")."""
 from __future__ import annotations
 
 from decimal import Decimal as D

@@ -1,6 +1,6 @@
 """The worked examples of irrigation-roll, lajas-roll and lajas-surcharge, through assessments.compute.run.
 
-Compares every contract field exactly, the way shared/tools/check-examples does (numbers as
+Compares every contract field exactly, as docs/compute.md#worked-examples describes (numbers as
 Decimals, so "150" equals "150.0000"; parcel and line fields as the checker selects them).
 Pure: no database.
 """

@@ -1,10 +1,10 @@
-"""The worked examples (shared/examples, copied to tests/data/examples) for the deadline,
-tid-charges, franchise-tariff, lien-ranking and sid-remittance calculations.
+"""The worked examples (docs/compute.md#worked-examples; the data is tests/data/examples) for the
+deadline, tid-charges, franchise-tariff, lien-ranking and sid-remittance calculations.
 
-Each runs through assessments.compute.run, as shared/tools/check-examples runs it through
-`manage.py compute`; every field of the expected output must match exactly. An expected
-{"error": {...}} means the input is refused (ComputeInputError) naming that field, with the
-same position and message when the example gives them.
+Each runs through assessments.compute.run, the code `manage.py compute` runs; every field of the
+expected output must match exactly. An expected {"error": {...}} means the input is refused
+(ComputeInputError) naming that field, with the same position and message when the example gives
+them.
 """
 import json
 from pathlib import Path

@@ -319,7 +319,7 @@ def test_explain_is_built_on_demand_with_rule_citation_inputs_and_intermediates(
     charge = roll([parcel(date(2026, 10, 15), acres="8")], figures(completion=None))[0][0]
     assert not hasattr(charge.lines[0], "__dict__")
     stub = charge.lines[0].explain()
-    assert stub["rule"] == "IRR-6" and "Statute 000" in stub["citation"]
+    assert stub["rule"] == "IRR-6" and "Ley de Riego Público" in stub["citation"]
     assert stub["inputs"]["first_water_on_used"] == "2025-10-15"
     inter = stub["intermediates"]
     assert (inter["days"], inter["schedule_bound"], inter["exact"], inter["basis"]) == (
@@ -425,7 +425,7 @@ def test_output_carries_citations_parameters_and_optional_breakdowns():
     payload["explain"] = True
     out = run("irrigation-roll", payload)
     line = out["parcels"][2]["lines"][0]
-    assert line["citation"].startswith("Statute 000") and line["breakdown"]["intermediates"]["days"] == 78
+    assert line["citation"].startswith("Ley de Riego Público") and line["breakdown"]["intermediates"]["days"] == 78
     assert [p["family"] for p in out["parameters"]] == ["irr_assessment", "irr_schedule"]
     assert out["parcels"][2]["acres"] == "8" and out["district_acres"] == "188.75"
     assert "breakdown" not in run("irrigation-roll", EXAMPLE)["parcels"][0]

@@ -265,7 +265,7 @@ def test_streaming_plan_and_explain():
     assert sum(r.gross_cents for r in rows) + first.gross_cents == 12592592   # 123456.78 + 2469.14
     steps = first.explain()["steps"]
     assert [s["rule"] for s in steps] == ["LAJ-2", "LAJ-3", "LAJ-5", "LAJ-4", "LAJ-6"]
-    assert "Statute 001" in first.explain()["citation"]
+    assert "Ley del Sistema de Riego del Valle de Lajas" in first.explain()["citation"]
 
 
 # ---------------------------------------------------------------------------------------- JSON layer
@@ -309,7 +309,8 @@ def test_roll_output_extras_and_what_if():
     plain = run("lajas-roll", EXAMPLE)
     assert plain["balancing_water_right_credits"] == "134671.05"
     assert plain["parameters"][0]["family"] == "laj_assessment"
-    assert plain["parcels"][3]["rule"] == "LAJ-5" and plain["parcels"][0]["citation"].startswith("Statute 001")
+    assert plain["parcels"][3]["rule"] == "LAJ-5"
+    assert plain["parcels"][0]["citation"].startswith("Ley del Sistema de Riego del Valle de Lajas")
 
 
 @pytest.mark.parametrize(("payload", "field"), [

@@ -1,4 +1,4 @@
-"""`manage.py compute CALCULATION --input FILE|-` (contracts/compute.md).
+"""`manage.py compute CALCULATION --input FILE|-` (docs/compute.md).
 
 Prints the result as JSON; invalid input exits 2 with {"error": {...}} on stdout and one line
 on stderr, never a traceback.
@@ -13,7 +13,7 @@ from core.parameters import DatabaseParameters
 
 
 class Command(BaseCommand):
-    help = "Run a rule engine of SPEC.md over a JSON input and print the JSON result."
+    help = "Run a rule engine (docs/rules/) over a JSON input and print the JSON result."
     requires_system_checks = []
 
     def add_arguments(self, parser):

@@ -2,7 +2,7 @@
 the ledger (`seed_liens_ledger`), a half-paid charge whose lien secures only what is owed (LIEN-4).
 
 They reproduce the inputs of the worked examples `lien-ranking.lien1`, `lien2` and `lien4`
-(SPEC LIEN-2): the same kinds, dates, amounts and mortgage terms. Parcels are the first three
+(LIEN-2, docs/rules/liens.md): the same kinds, dates, amounts and mortgage terms. Parcels are the first three
 members of a bonded irrigation district without any lien (so the IRR-12 page applies), or new
 demo parcels when there are not enough. Idempotent: each demo lien has a natural key
 (origin `liens.demo`, `<set>/<example id>`), and the parcel of a set is found through it.
