@@ -1,4 +1,4 @@
-"""Water extraction franchises (statute 002, secs. 8.13-8.22): registry, applications, enforcement."""
+"""Water extraction franchises (the water regulation, secs. 8.13-8.22; docs/rules/franchises.md): registry, applications, enforcement."""
 from __future__ import annotations
 
 from decimal import Decimal
@@ -50,7 +50,7 @@ class TariffClass(models.TextChoices):
 
 
 class Exemption(models.TextChoices):
-    """FRA-2: the exemption codes of SPEC (sec. 8.13 d and the opening of 8.13)."""
+    """FRA-2: the exemption codes of docs/rules/franchises.md (sec. 8.13 d and the opening of 8.13)."""
 
     AGRICULTURAL = "AGRICULTURAL", _("Uso agrícola")
     LIVESTOCK = "LIVESTOCK", _("Uso pecuario")

@@ -62,7 +62,7 @@ class InvoicePlan:
 
 def tariff_invoice(*, fiscal_year: int, plan: str, annual: Decimal, installments: Sequence[Decimal],
                    issued_on: date, period_end: date | None = None) -> InvoicePlan:
-    """FRA-3 (sec. 8.14 a, SPEC Decision): paid in advance for the fiscal year, annually (July 1)
+    """FRA-3 (sec. 8.14 a; the reading in docs/rules/franchises.md): paid in advance for the fiscal year, annually (July 1)
     or in halves (July 1 and January 1). `installments` are the calculation's own amounts.
 
     The invoice bills the days from `issued_on` (the later of July 1, the issue date and the day
@@ -234,7 +234,7 @@ def aaa_shares(collected_by_class: Mapping[str, Decimal], *, classes: Sequence[s
                transfer_classes: Sequence[str]) -> list[ClassShare]:
     """FRA-4 (sec. 8.15): per class, what the period collected, what goes to the AAA (90 % of
     GROUND_INDUSTRIAL) and what stays. The percentage applies to the period's total and is
-    rounded half-up once (SPEC conventions), never per payment. Every class of `classes` is
+    rounded half-up once (docs/rules/README.md#money), never per payment. Every class of `classes` is
     listed, in that order, with zeros where nothing was collected."""
     full = {code: collected_by_class.get(code, ZERO) for code in classes}
     for code, amount in collected_by_class.items():

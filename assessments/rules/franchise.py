@@ -1,4 +1,4 @@
-"""FRA-1 to FRA-4: water extraction franchise tariffs (statute 002, secs. 8.13-8.15).
+"""FRA-1 to FRA-4: water extraction franchise tariffs (the water regulation, secs. 8.13-8.15; docs/rules/franchises.md).
 
 FRA-1 derives the tariff class from source and use and prices the authorized volume; FRA-2
 lists the exemptions; FRA-3 splits the annual tariff into installments, bills metered fresh
@@ -40,7 +40,7 @@ MG = Decimal(1_000_000)
 
 
 def tariff_class(source: str, use: str) -> str:
-    """FRA-1: the class, following the exceptions written into the tariffs, in SPEC's order."""
+    """FRA-1: the class, following the exceptions written into the tariffs, in the order docs/rules/franchises.md gives."""
     if source not in SOURCES:
         raise ValueError(f"unknown source {source!r}")
     if use not in USES:
@@ -91,7 +91,7 @@ def tariffs_from_parameters(values: Mapping) -> dict[str, Tariff]:
 def annual_tariff(tariff: Tariff, authorized_gallons: Decimal) -> Decimal:
     """FRA-1: the annual tariff on the authorized volume.
 
-    Decision (SPEC): "por cada millón" is a rate, so fractional millions are prorated to the
+    Reading chosen (docs/rules/franchises.md, FRA-1): "por cada millón" is a rate, so fractional millions are prorated to the
     gallon; the amount is rounded half-up once. Below 1 MG the minimum is the whole tariff.
     """
     if tariff.metered:
@@ -186,7 +186,7 @@ def fund_split(collected_by_class: Mapping[str, Decimal], transfer_pct: Decimal,
                transfer_classes: Sequence[str]) -> dict[str, FundSplit]:
     """FRA-4 (sec. 8.15): per class and period, the AAA's share of GROUND_INDUSTRIAL collections.
 
-    The percentage is applied to the period's total and rounded half-up once (SPEC conventions).
+    The percentage is applied to the period's total and rounded half-up once (docs/rules/README.md#money).
     """
     result = {}
     for code, collected in collected_by_class.items():

@@ -157,7 +157,7 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
 
-# Spanish first, English available (ARCHITECTURE.md "Language").
+# Spanish first, English available (docs/architecture.md, "Money, dates, language").
 LANGUAGE_CODE = "es"
 LANGUAGES = [("es", _("Español")), ("en", _("English"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
@@ -326,11 +326,11 @@ CELERY_BEAT_SCHEDULE: dict = {
         "schedule": crontab(hour=3, minute=15)},
 }
 
-# Amount fields (ARCHITECTURE.md "Money and dates").
+# Amount fields (docs/architecture.md, "Money, dates, language").
 MONEY_MAX_DIGITS = 14
 MONEY_DECIMAL_PLACES = 2
 
-# The shipped date-effective parameter files (core.rule_parameters reads them; SPEC parameters).
+# The shipped date-effective parameter files (core.rule_parameters reads them; docs/rules/README.md#parameters).
 SHIPPED_PARAMETERS_DIR = BASE_DIR / "assessments" / "parameters"
 
 # Import confirmations with more rows than this run as a Celery task (districts.imports ImportJob).

@@ -189,21 +189,9 @@ POINTER_PATHS = re.compile(r"\.\./shared|/work/shared|\bshared/(?:statutes|examp
                            r"|\bSPEC\.md\b|\bstatutes/|\bcontracts/compute\.md\b|\bARCHITECTURE\.md\b")
 POINTER_PROSE = re.compile(r"\bSPEC\b(?!\.md)|\b(?:[Ss]tatutes?|[Ee]statutos?)\s+00[0-9]\b")
 
-LEGACY_PATHS = {
-    # Files other branches were changing while the rest was repointed (issue #15): repoint on merge.
-    "assessments/parameters/fra_tariffs.json": 1,
-    "config/settings/base.py": 2,
-}
-LEGACY_PROSE = {
-    # Same: the franchise code and the settings, being changed on other branches at the time.
-    "assessments/franchise_billing/rules.py": 3,
-    "assessments/franchise_billing/services.py": 1,
-    "assessments/parameters/fra_tariffs.json": 1,
-    "assessments/rules/franchise.py": 4,
-    "config/settings/base.py": 1,
-    "franchises/models.py": 2,
-    "franchises/rules.py": 1,
-}
+# Nothing in the repository points outside it any more (issue #15): both lists are empty and stay so.
+LEGACY_PATHS: dict[str, int] = {}
+LEGACY_PROSE: dict[str, int] = {}
 
 SCAN_SKIP = (SKIP_DIRS - {"tests"}) | {"locale"}  # the catalogue follows the code's messages
 THIS_FILE = Path(__file__).resolve().relative_to(ROOT).as_posix()
