@@ -1,4 +1,5 @@
-"""Water extraction franchises (the water regulation, secs. 8.13-8.22; docs/rules/franchises.md): registry, applications, enforcement."""
+"""Water extraction franchises (the water regulation, secs. 8.13-8.22; docs/rules/franchises.md):
+registry, applications, enforcement."""
 from __future__ import annotations
 
 from decimal import Decimal

@@ -1,4 +1,5 @@
-"""Pure rules of the franchise registry: FRA-5 to FRA-11 (the water regulation, secs. 8.16-8.22; docs/rules/franchises.md).
+"""Pure rules of the franchise registry: FRA-5 to FRA-11 (the water regulation, secs. 8.16-8.22;
+docs/rules/franchises.md).
 
 No ORM, no settings, no I/O. Services translate rows into these arguments and persist the
 results. The tariff class (FRA-1) is derived by `assessments.rules.franchise.tariff_class`,

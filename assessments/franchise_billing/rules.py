@@ -62,7 +62,8 @@ class InvoicePlan:
 
 def tariff_invoice(*, fiscal_year: int, plan: str, annual: Decimal, installments: Sequence[Decimal],
                    issued_on: date, period_end: date | None = None) -> InvoicePlan:
-    """FRA-3 (sec. 8.14 a; the reading in docs/rules/franchises.md): paid in advance for the fiscal year, annually (July 1)
+    """FRA-3 (sec. 8.14 a; the reading in docs/rules/franchises.md): paid in advance for the fiscal
+    year, annually (July 1)
     or in halves (July 1 and January 1). `installments` are the calculation's own amounts.
 
     The invoice bills the days from `issued_on` (the later of July 1, the issue date and the day

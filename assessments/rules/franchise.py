@@ -40,7 +40,8 @@ MG = Decimal(1_000_000)
 
 
 def tariff_class(source: str, use: str) -> str:
-    """FRA-1: the class, following the exceptions written into the tariffs, in the order docs/rules/franchises.md gives."""
+    """FRA-1: the class, following the exceptions written into the tariffs, in the order
+    docs/rules/franchises.md gives."""
     if source not in SOURCES:
         raise ValueError(f"unknown source {source!r}")
     if use not in USES:
@@ -91,7 +92,8 @@ def tariffs_from_parameters(values: Mapping) -> dict[str, Tariff]:
 def annual_tariff(tariff: Tariff, authorized_gallons: Decimal) -> Decimal:
     """FRA-1: the annual tariff on the authorized volume.
 
-    Reading chosen (docs/rules/franchises.md, FRA-1): "por cada millón" is a rate, so fractional millions are prorated to the
+    Reading chosen (docs/rules/franchises.md, FRA-1): "por cada millón" is a rate, so fractional
+    millions are prorated to the
     gallon; the amount is rounded half-up once. Below 1 MG the minimum is the whole tariff.
     """
     if tariff.metered:
