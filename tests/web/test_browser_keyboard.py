@@ -8,6 +8,7 @@ from decimal import Decimal
 
 import pytest
 
+from tests.conftest import totp_code, totp_device
 from tests.ledger.conftest import account, charge, funds, office, parcel  # noqa: F401 (fixtures)
 from tests.rolls.conftest import irrigation_figures, irrigation_register  # noqa: F401 (fixtures)
 
@@ -49,12 +50,23 @@ def type_into(page, selector: str, value: str) -> None:
 
 
 def sign_in_by_keyboard(page, base: str, username: str, password: str = "pw-Test-12345") -> None:
+    """Password, then the second factor's code, both typed with the keyboard alone."""
+    from django.contrib.auth.models import User
+
+    from core import otp
+
+    user = User.objects.get(username=username)
+    device = totp_device(user) if otp.requires_second_factor(user) else None
     page.context.clear_cookies()
     page.goto(f"{base}/cuentas/login/")
     type_into(page, "#id_username", username)
     type_into(page, "#id_password", password)
     with page.expect_navigation():
         page.keyboard.press("Enter")
+    if device is not None and "/cuentas/segundo-factor/" in page.url:
+        type_into(page, "#id_code", totp_code(device))
+        with page.expect_navigation():
+            page.keyboard.press("Enter")
 
 
 def test_the_skip_link_leads_into_the_content(live_server, page, staff_user):
@@ -110,9 +122,12 @@ def test_the_roll_cycle_with_the_keyboard_alone(live_server, page, irrigation_fi
     page.goto(f"{base}{roll.get_absolute_url()}")
     activate(page, "button", "Aprobar")
     page.wait_for_selector("text=Aprobado")
-    activate(page, "button", "Certificar")
+    # Certify and finalize each ask first, on a page that says what will happen (issue #17).
+    activate(page, "a", "Certificar…")
+    activate(page, "button[type=submit]", "Certificar y facturar")
     page.wait_for_selector("text=certificado")
-    activate(page, "button", "Finalizar y facturar")
+    activate(page, "a", "Finalizar y facturar…")
+    activate(page, "button[type=submit]", "Finalizar y constituir los gravámenes")
     page.wait_for_selector(".badge:has-text('Finalizado')")
     roll.refresh_from_db()
     assert roll.status == Roll.Status.FINALIZED
