@@ -18,7 +18,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from tests.conftest import sign_in
+from tests.conftest import second_step, sign_in
 from tests.web.a11y import axe_violations, sideways_overflow
 from tests.web.test_browser_csp import PASSWORD, world  # noqa: F401 (fixture)
 from tests.web.test_no_server_errors import STAFF_ROUTES, _the_rest_of_the_world, staff_kwargs
@@ -122,6 +122,7 @@ def test_every_staff_and_admin_page_passes_the_accessibility_check(live_server, 
         page.fill("#id_password", PASSWORD)
         with page.expect_navigation():
             page.click("input[type=submit]")
+        second_step(page, base, "admin", "/admin/")
         for path in _admin_paths():
             if _answers_html(page, base, path):
                 _visit(page, base, path, problems, menu=False)
