@@ -62,8 +62,8 @@ CITATIONS = {
     "IRR-5": "Ley de Riego Público, párrafo 4: 'en la proporción que el área de dicho predio tuviere con el número "
              "total de acres comprendido en el predicho distrito'.",
     "IRR-6": "Ley de Riego Público, párrafo 5: $6 … $15 per acre and year by the year after the free period, and ¶4: "
-             "'la cantidad máxima imponible' (reading chosen: the schedule caps the share); stub due 'el día primero "
-             "del mes subsiguiente' (¶3).",
+             "'la cantidad máxima imponible' (lectura adoptada: la escala es el tope de la parte); stub due "
+             "'el día primero del mes subsiguiente' (¶3).",
     "IRR-7": "Ley de Riego Público, párrafo 5: 'la Legislatura proveerá anualmente las cantidades que fueren "
              "necesarias'.",
     "IRR-8": "Ley de Riego Público, párrafos 5 a 6: no quota is paid unless the Irrigation Service's records show at "

@@ -63,7 +63,8 @@ class Command(BaseCommand):
 
         from core import otp
 
-        users = list(User.objects.filter(username__in=[a[0] for a in ACCOUNTS]))
+        order = [a[0] for a in ACCOUNTS]   # printed in the order of the accounts' list, whatever the database returns
+        users = sorted(User.objects.filter(username__in=order), key=lambda u: order.index(u.username))
         device = otp.demo_devices(users)
         if device is None:
             return
