@@ -39,3 +39,18 @@ def in_view_horizontally(page, selector: str) -> bool:
     box = page.locator(selector).first.bounding_box()
     width = page.evaluate("() => window.innerWidth")
     return box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5
+
+
+def layout_problems(page, path: str, *, menu: bool = True, width: int = 1024) -> list[str]:
+    """What the page's frame gets wrong besides axe: on staff pages one skip link and at most one
+    current entry in the menu; on every page no sideways scrolling at `width`."""
+    problems = []
+    if menu:
+        if page.locator("a.skip-link").count() != 1:
+            problems.append(f"{path}: no skip link")
+        if page.locator(".sidebar a[aria-current='page']").count() > 1:
+            problems.append(f"{path}: more than one current page in the menu")
+    overflow = sideways_overflow(page)
+    if overflow > 0:
+        problems.append(f"{path}: {overflow} px of sideways scrolling at {width} px")
+    return problems

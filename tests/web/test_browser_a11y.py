@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 
 from tests.conftest import second_step, sign_in
-from tests.web.a11y import axe_violations, sideways_overflow
+from tests.web.a11y import axe_violations, layout_problems
 from tests.web.test_browser_csp import PASSWORD, staff_paths, world  # noqa: F401 (fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.postgres,
@@ -27,14 +27,7 @@ def check(page, base, path, problems, *, menu=True, width=1024):
         name = path.strip("/").replace("/", "_") or "home"
         page.screenshot(path=f"{SHOTS}/a11y-staff-{name[:60]}.png", full_page=True)
     problems.extend(axe_violations(page))
-    if menu:
-        if page.locator("a.skip-link").count() != 1:
-            problems.append(f"{path}: no skip link")
-        if page.locator(".sidebar a[aria-current='page']").count() > 1:
-            problems.append(f"{path}: more than one current page in the menu")
-    overflow = sideways_overflow(page)
-    if overflow > 0:
-        problems.append(f"{path}: {overflow} px of sideways scrolling at {width} px")
+    problems.extend(layout_problems(page, path, menu=menu, width=width))
 
 
 def _user(django_user_model, username, *groups):

@@ -19,7 +19,7 @@ import pytest
 from django.urls import reverse
 
 from tests.conftest import second_step, sign_in
-from tests.web.a11y import axe_violations, sideways_overflow
+from tests.web.a11y import axe_violations, layout_problems
 from tests.web.test_browser_csp import PASSWORD, world  # noqa: F401 (fixture)
 from tests.web.test_no_server_errors import STAFF_ROUTES, _the_rest_of_the_world, staff_kwargs
 
@@ -63,14 +63,7 @@ def _visit(page, base, path, problems, *, menu=True):
     if not menu:
         found = [v for v in found if not _allowed_in_admin(v)]
     problems.extend(found)
-    if menu:
-        if page.locator("a.skip-link").count() != 1:
-            problems.append(f"{path}: no skip link")
-        if page.locator(".sidebar a[aria-current='page']").count() > 1:
-            problems.append(f"{path}: more than one current page in the menu")
-    overflow = sideways_overflow(page)
-    if overflow > 0:
-        problems.append(f"{path}: {overflow} px of sideways scrolling at 1024 px")
+    problems.extend(layout_problems(page, path, menu=menu))
 
 
 def _allowed_in_admin(violation: str) -> bool:
