@@ -187,9 +187,10 @@ def test_tid1_publication_before_the_approval_is_refused(approved, staff_user):
 
 
 def test_tid1_late_publication_is_recorded_and_flagged_never_refused(approved, staff_user, make_user):
-    """TID-1 sets the week after the mayor's approval for publication but no consequence for missing
-    it: "A late publication is recorded and flagged for legal review, never refused; it does not
-    block billing." """
+    """TID-1: the tourism districts law says the ordinances "serán publicadas, a costa del peticionario,
+    en un periódico de circulación general una vez durante la semana siguiente a su aprobación por el
+    alcalde" and sets no consequence for missing the week: a late publication is recorded and flagged
+    for legal review, never refused, and billing proceeds (docs/rules/improvement-districts.md)."""
     from core.dashboard.registry import collect
     from core.dashboard.selectors import items_for_user
     from core.models import Flag
